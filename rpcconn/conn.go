@@ -1,0 +1,415 @@
+package rpcconn
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Options say how to start the agent.
+type Options struct {
+	// Path is the agent binary: a path, or a name looked up on PATH.
+	Path string
+	// Args are extra arguments, passed after "--mode rpc".
+	Args []string
+	// Dir is the agent's working folder; empty means ours.
+	Dir string
+	// Env is extra environment (KEY=VALUE), on top of ours.
+	Env []string
+	// StartTimeout bounds the wait for the agent's first answer (60 s).
+	StartTimeout time.Duration
+	// StopGrace is how long Close waits after closing stdin before SIGTERM
+	// (3 s), and TermGrace how long after SIGTERM before SIGKILL (2 s).
+	StopGrace, TermGrace time.Duration
+}
+
+func (o *Options) defaults() {
+	if o.StartTimeout <= 0 {
+		o.StartTimeout = 60 * time.Second
+	}
+	if o.StopGrace <= 0 {
+		o.StopGrace = 3 * time.Second
+	}
+	if o.TermGrace <= 0 {
+		o.TermGrace = 2 * time.Second
+	}
+}
+
+// drainGrace is how long stdout may stay open after the agent exited, for a
+// grandchild that inherited it.
+const drainGrace = 2 * time.Second
+
+// Conn is a running agent. One goroutine reads its stdout and never waits for
+// anyone; writes to its stdin are serialised. Events are taken in batches
+// (TakeEvents) so a consumer can coalesce them.
+type Conn struct {
+	opts   Options
+	path   string
+	cmd    *exec.Cmd
+	stdin  *os.File
+	stdout *os.File
+	stderr *tailBuffer
+
+	writeMu sync.Mutex
+	events  *mailbox[Event]
+	nextID  atomic.Uint64
+	caps    capabilities
+
+	mu        sync.Mutex
+	pending   map[string]*call
+	abandoned map[string]bool
+	exit      *Exit
+	closing   bool
+	sawRecord bool
+	preamble  []string
+	// preambleSeen is closed at the first non-protocol line before any
+	// protocol record.
+	preambleSeen chan struct{}
+
+	initial   SessionState
+	procDone  chan struct{}
+	readDone  chan struct{}
+	done      chan struct{}
+	closeOnce sync.Once
+
+	nextMu  sync.Mutex
+	nextBuf []Event
+}
+
+// Start runs the agent with "--mode rpc" and waits for its answer to
+// get_state. Failures to get that far are *StartError.
+func Start(ctx context.Context, opts Options) (*Conn, error) {
+	opts.defaults()
+	path, err := resolveAgent(opts.Path)
+	if err != nil {
+		return nil, err
+	}
+	c := &Conn{
+		opts:         opts,
+		path:         path,
+		stderr:       newTailBuffer(stderrTailSize),
+		events:       newMailbox[Event](),
+		pending:      map[string]*call{},
+		abandoned:    map[string]bool{},
+		preambleSeen: make(chan struct{}),
+		procDone:     make(chan struct{}),
+		readDone:     make(chan struct{}),
+		done:         make(chan struct{}),
+	}
+	if err := c.spawn(); err != nil {
+		return nil, err
+	}
+	state, err := c.handshake(ctx)
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	c.initial = state
+	return c, nil
+}
+
+func resolveAgent(name string) (string, error) {
+	if name == "" {
+		return "", &StartError{Kind: NotFound, Path: name, Err: errors.New("no agent binary given")}
+	}
+	if strings.ContainsRune(name, filepath.Separator) || strings.ContainsRune(name, '/') {
+		abs, err := filepath.Abs(name)
+		if err == nil {
+			name = abs
+		}
+		info, err := os.Stat(name)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return "", &StartError{Kind: NotFound, Path: name}
+		case err != nil:
+			return "", &StartError{Kind: NotExecutable, Path: name, Err: err}
+		case info.IsDir():
+			return "", &StartError{Kind: NotExecutable, Path: name, Err: errors.New("it is a folder")}
+		}
+	}
+	path, err := exec.LookPath(name)
+	switch {
+	case err == nil:
+		return path, nil
+	case errors.Is(err, exec.ErrNotFound) && !strings.ContainsRune(name, '/'):
+		return "", &StartError{Kind: NotFound, Path: name, Err: errors.New("not on PATH")}
+	case errors.Is(err, fs.ErrNotExist):
+		return "", &StartError{Kind: NotFound, Path: name}
+	default:
+		return "", &StartError{Kind: NotExecutable, Path: name, Err: errors.Unwrap(err)}
+	}
+}
+
+func (c *Conn) spawn() error {
+	args := append([]string{"--mode", "rpc"}, c.opts.Args...)
+	cmd := exec.Command(c.path, args...)
+	cmd.Dir = c.opts.Dir
+	cmd.Env = append(os.Environ(), c.opts.Env...)
+	cmd.Stderr = c.stderr
+	cmd.WaitDelay = drainGrace
+	isolate(cmd)
+
+	// Our own pipes rather than StdinPipe/StdoutPipe: Wait must not close
+	// stdout under the reader, and closing stdin must not wait for Wait.
+	stdinR, stdinW, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	stdoutR, stdoutW, err := os.Pipe()
+	if err != nil {
+		stdinR.Close()
+		stdinW.Close()
+		return err
+	}
+	cmd.Stdin, cmd.Stdout = stdinR, stdoutW
+	if err := cmd.Start(); err != nil {
+		for _, f := range []*os.File{stdinR, stdinW, stdoutR, stdoutW} {
+			f.Close()
+		}
+		kind := NotExecutable
+		if errors.Is(err, fs.ErrNotExist) {
+			kind = NotFound
+		}
+		return &StartError{Kind: kind, Path: c.path, Err: errors.Unwrap(err)}
+	}
+	stdinR.Close()
+	stdoutW.Close()
+	c.cmd, c.stdin, c.stdout = cmd, stdinW, stdoutR
+	go c.readLoop()
+	go c.waitLoop()
+	return nil
+}
+
+func (c *Conn) handshake(ctx context.Context) (SessionState, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.opts.StartTimeout)
+	defer cancel()
+	go c.probeCapabilities()
+
+	type answer struct {
+		state SessionState
+		err   error
+	}
+	answered := make(chan answer, 1)
+	go func() {
+		st, err := c.GetState(ctx)
+		answered <- answer{st, err}
+	}()
+	preambleSeen := c.preambleSeen
+	var giveUp <-chan time.Time
+	for {
+		select {
+		case a := <-answered:
+			return a.state, c.startFailure(ctx, a.err)
+		case <-preambleSeen:
+			// Something printed text before the protocol. Real agents
+			// answer in a moment, so a short wait separates a stray warning
+			// from a program that is not an agent at all.
+			preambleSeen = nil
+			giveUp = time.After(3 * time.Second)
+		case <-giveUp:
+			c.mu.Lock()
+			ok := c.sawRecord
+			c.mu.Unlock()
+			if !ok {
+				return SessionState{}, c.newStartError(NotProtocol, nil)
+			}
+		}
+	}
+}
+
+func (c *Conn) startFailure(ctx context.Context, err error) error {
+	if err == nil {
+		return nil
+	}
+	var exitErr *ExitError
+	switch {
+	case c.preambleText() != "" && !c.sawAnyRecord():
+		return c.newStartError(NotProtocol, nil)
+	case errors.As(err, &exitErr):
+		se := c.newStartError(ExitedAtOnce, nil)
+		se.Exit = exitErr.Exit
+		return se
+	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil:
+		return c.newStartError(NoAnswer, fmt.Errorf("no answer within %v", c.opts.StartTimeout))
+	}
+	return err
+}
+
+func (c *Conn) newStartError(kind StartFailure, err error) *StartError {
+	return &StartError{Kind: kind, Path: c.path, Err: err, Output: c.preambleText(), StderrTail: c.stderr.String()}
+}
+
+func (c *Conn) sawAnyRecord() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sawRecord
+}
+
+func (c *Conn) preambleText() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return strings.Join(c.preamble, "\n")
+}
+
+func (c *Conn) readLoop() {
+	defer close(c.readDone)
+	lines := NewLineReader(c.stdout)
+	for {
+		line, err := lines.Next()
+		if err != nil {
+			return
+		}
+		c.handleLine(line)
+	}
+}
+
+func (c *Conn) handleLine(line []byte) {
+	resp, ev, err := DecodeRecord(line)
+	if err != nil {
+		c.mu.Lock()
+		if !c.sawRecord && len(c.preamble) < 5 {
+			if len(c.preamble) == 0 {
+				close(c.preambleSeen)
+			}
+			c.preamble = append(c.preamble, excerpt(line))
+		}
+		c.mu.Unlock()
+		c.events.put(&ProtocolError{Line: excerpt(line), Err: err})
+		return
+	}
+	c.mu.Lock()
+	c.sawRecord = true
+	c.mu.Unlock()
+	if resp != nil {
+		c.route(resp)
+		return
+	}
+	switch e := ev.(type) {
+	case *AgentSettled:
+		c.caps.sawSettled()
+	case *BashExecutionUpdate:
+		c.forwardBash(e)
+	}
+	c.events.put(ev)
+}
+
+func (c *Conn) waitLoop() {
+	err := c.cmd.Wait()
+	close(c.procDone)
+	select {
+	case <-c.readDone:
+	case <-time.After(drainGrace):
+		c.stdout.Close()
+		<-c.readDone
+	}
+	c.stdout.Close()
+	exit := exitFromWait(c.cmd.ProcessState, err)
+	exit.StderrTail = c.stderr.String()
+	c.mu.Lock()
+	exit.Expected = c.closing
+	c.exit = exit
+	pending := c.pending
+	c.pending = map[string]*call{}
+	c.mu.Unlock()
+	for _, p := range pending {
+		p.finish(nil, &ExitError{Exit: exit})
+	}
+	c.events.put(exit)
+	c.events.close()
+	close(c.done)
+}
+
+// Close asks the agent to stop (closing its stdin), then terminates and
+// finally kills it if it does not. It returns when the process is gone and
+// every goroutine of the connection has ended.
+func (c *Conn) Close() error {
+	c.closeOnce.Do(func() {
+		c.mu.Lock()
+		c.closing = true
+		c.mu.Unlock()
+		// Not under writeMu: a write blocked on a full pipe must not keep
+		// the agent alive; closing makes that write fail.
+		c.stdin.Close()
+		select {
+		case <-c.procDone:
+			return
+		case <-time.After(c.opts.StopGrace):
+		}
+		terminate(c.cmd.Process)
+		select {
+		case <-c.procDone:
+			return
+		case <-time.After(c.opts.TermGrace):
+		}
+		kill(c.cmd.Process)
+	})
+	<-c.done
+	return nil
+}
+
+// Done is closed when the agent has exited and every event was queued.
+func (c *Conn) Done() <-chan struct{} { return c.done }
+
+// ExitInfo is how the agent ended, or nil while it runs.
+func (c *Conn) ExitInfo() *Exit {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.exit
+}
+
+// PID is the agent's process id.
+func (c *Conn) PID() int { return c.cmd.Process.Pid }
+
+// Path is the agent binary that was started.
+func (c *Conn) Path() string { return c.path }
+
+// InitialState is the agent's answer to get_state at start.
+func (c *Conn) InitialState() SessionState { return c.initial }
+
+// StderrTail is the end of what the agent wrote to stderr so far.
+func (c *Conn) StderrTail() string { return c.stderr.String() }
+
+// EventsReady receives a value when events are waiting and is closed after
+// the last event (an *Exit) has been queued.
+func (c *Conn) EventsReady() <-chan struct{} { return c.events.ready }
+
+// TakeEvents appends every waiting event to buf; more reports whether more
+// can come. Events are pointers (*MessageEnd, *ExtensionUIRequest, …); the
+// last one is always an *Exit.
+func (c *Conn) TakeEvents(buf []Event) (events []Event, more bool) {
+	return c.events.take(buf)
+}
+
+// NextEvent returns the next event, waiting for it. It is a convenience for
+// simple consumers and tests; do not mix it with TakeEvents.
+func (c *Conn) NextEvent(ctx context.Context) (Event, error) {
+	c.nextMu.Lock()
+	defer c.nextMu.Unlock()
+	for len(c.nextBuf) == 0 {
+		var more bool
+		c.nextBuf, more = c.events.take(c.nextBuf)
+		if len(c.nextBuf) > 0 {
+			break
+		}
+		if !more {
+			return nil, ErrClosed
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-c.events.ready:
+		}
+	}
+	ev := c.nextBuf[0]
+	c.nextBuf[0] = nil
+	c.nextBuf = c.nextBuf[1:]
+	return ev, nil
+}

@@ -1,0 +1,69 @@
+package rpcconn
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"testing"
+	"testing/iotest"
+)
+
+// FuzzDecodeStream feeds arbitrary bytes through framing and decoding, read
+// in odd-sized pieces. Nothing may panic, every LF-separated non-blank
+// record must come out exactly once, and what decodes must agree with
+// encoding/json about being valid.
+func FuzzDecodeStream(f *testing.F) {
+	seeds := []string{
+		`{"type":"agent_start"}` + "\n" + `{"type":"agent_settled"}`,
+		`{"id":"kc-1","type":"response","command":"get_state","success":true,"data":{"model":null}}` + "\r\n",
+		"{\"type\":\"message_update\",\"assistantMessageEvent\":{\"type\":\"text_delta\",\"contentIndex\":0,\"delta\":\"a\u2028b\"}}\n",
+		`{"type":"message_update","assistantMessageEvent":{"type":"toolcall_start","contentIndex":0,"partial":{"content":[{"id":"c","name":"bash"}]}},"message":{}}`,
+		`{"type":"extension_ui_request","id":"u","method":"confirm","title":"t","timeout":5}`,
+		`{"type":"tool_execution_update","toolCallId":"c","partialResult":{"content":[{"type":"text","text":"x\\\"y"}]}}`,
+		"garbage\n\n{\"type\":\n",
+		`{"type":"queue_update","steering":["\ud83d\ude00"],"followUp":[]}`,
+	}
+	for i, s := range seeds {
+		f.Add([]byte(s), uint8(i+1))
+	}
+	f.Fuzz(func(t *testing.T, stream []byte, chunk uint8) {
+		var r io.Reader = bytes.NewReader(stream)
+		if chunk%3 == 0 {
+			r = iotest.OneByteReader(r)
+		} else if chunk%3 == 1 {
+			r = iotest.HalfReader(r)
+		}
+		var want [][]byte
+		for _, line := range bytes.Split(stream, []byte("\n")) {
+			line = bytes.TrimSuffix(line, []byte("\r"))
+			if !isBlank(line) {
+				want = append(want, line)
+			}
+		}
+		lr := NewLineReader(r)
+		for i := 0; ; i++ {
+			line, err := lr.Next()
+			if err != nil {
+				if i != len(want) {
+					t.Fatalf("got %d records, want %d", i, len(want))
+				}
+				return
+			}
+			if i >= len(want) || !bytes.Equal(line, want[i]) {
+				t.Fatalf("record %d = %q", i, line)
+			}
+			resp, ev, err := DecodeRecord(line)
+			if err != nil {
+				continue
+			}
+			if resp == nil && ev == nil {
+				t.Fatalf("no result and no error for %q", line)
+			}
+			// Only message_update is decoded without a full validation
+			// pass (its skipped fields are checked for structure only).
+			if _, lazy := ev.(*MessageUpdate); !lazy && !json.Valid(line) {
+				t.Fatalf("invalid JSON accepted as %T: %q", ev, line)
+			}
+		}
+	})
+}
