@@ -80,14 +80,14 @@ func TestDecodeEveryEventKind(t *testing.T) {
 
 func TestDecodeAllNineDeltaKinds(t *testing.T) {
 	cases := map[string]AssistantDelta{
-		`{"type":"text_start","contentIndex":0}`:                       {Type: DeltaTextStart},
-		`{"type":"text_delta","contentIndex":0,"delta":"Hi \"x\"\n"}`:  {Type: DeltaTextDelta, Delta: "Hi \"x\"\n"},
-		`{"type":"text_end","contentIndex":0,"content":"Hi"}`:          {Type: DeltaTextEnd, Content: "Hi"},
-		`{"type":"thinking_start","contentIndex":1}`:                   {Type: DeltaThinkingStart, ContentIndex: 1},
-		`{"type":"thinking_delta","contentIndex":1,"delta":"hmm"}`:     {Type: DeltaThinkingDelta, ContentIndex: 1, Delta: "hmm"},
-		`{"type":"thinking_end","contentIndex":1,"content":"hmm."}`:    {Type: DeltaThinkingEnd, ContentIndex: 1, Content: "hmm."},
+		`{"type":"text_start","contentIndex":0}`:                                {Type: DeltaTextStart},
+		`{"type":"text_delta","contentIndex":0,"delta":"Hi \"x\"\n"}`:           {Type: DeltaTextDelta, Delta: "Hi \"x\"\n"},
+		`{"type":"text_end","contentIndex":0,"content":"Hi"}`:                   {Type: DeltaTextEnd, Content: "Hi"},
+		`{"type":"thinking_start","contentIndex":1}`:                            {Type: DeltaThinkingStart, ContentIndex: 1},
+		`{"type":"thinking_delta","contentIndex":1,"delta":"hmm"}`:              {Type: DeltaThinkingDelta, ContentIndex: 1, Delta: "hmm"},
+		`{"type":"thinking_end","contentIndex":1,"content":"hmm."}`:             {Type: DeltaThinkingEnd, ContentIndex: 1, Content: "hmm."},
 		`{"type":"toolcall_start","contentIndex":2,"id":"c","toolName":"bash"}`: {Type: DeltaToolCallStart, ContentIndex: 2, ID: "c", ToolName: "bash"},
-		`{"type":"toolcall_delta","contentIndex":2,"delta":"{\"com"}`:  {Type: DeltaToolCallDelta, ContentIndex: 2, Delta: `{"com`},
+		`{"type":"toolcall_delta","contentIndex":2,"delta":"{\"com"}`:           {Type: DeltaToolCallDelta, ContentIndex: 2, Delta: `{"com`},
 		`{"type":"toolcall_end","contentIndex":2,"toolCall":{"type":"toolCall","id":"c","name":"bash","arguments":{"command":"ls"}}}`: {
 			Type: DeltaToolCallEnd, ContentIndex: 2,
 			ToolCall: &ContentBlock{Type: "toolCall", ID: "c", Name: "bash", Arguments: json.RawMessage(`{"command":"ls"}`)}},
