@@ -1,0 +1,163 @@
+package widgets
+
+import "time"
+
+// The plain data the widgets draw. app/ converts protocol types into these;
+// widgets never see the protocol.
+
+// ChatKind says what a transcript entry is.
+type ChatKind int
+
+const (
+	// ChatUser is a prompt the user sent (with image thumbnails).
+	ChatUser ChatKind = iota
+	// ChatAssistant is a reply: markdown, thinking and tool-call chips.
+	ChatAssistant
+	// ChatBash is a !command the user ran, with its output.
+	ChatBash
+	// ChatCompaction is a compaction summary (or one in progress).
+	ChatCompaction
+	// ChatBranchSummary is the summary of an abandoned branch.
+	ChatBranchSummary
+	// ChatCustom is an extension's message.
+	ChatCustom
+	// ChatNotice is a line from the app itself: an error, a retry, an
+	// agent exit. Text is plain, never markup.
+	ChatNotice
+)
+
+// BlockKind says what a part of an assistant reply is.
+type BlockKind int
+
+const (
+	// BlockText is markdown.
+	BlockText BlockKind = iota
+	// BlockThinking is the model's reasoning: collapsible, collapsed by default.
+	BlockThinking
+	// BlockToolCall is a compact chip naming a tool call.
+	BlockToolCall
+)
+
+// ToolStatus is how far a tool call has got.
+type ToolStatus int
+
+const (
+	// ToolPending: the model is still writing the call.
+	ToolPending ToolStatus = iota
+	// ToolRunning: the tool runs.
+	ToolRunning
+	// ToolDone: it finished.
+	ToolDone
+	// ToolFailed: it finished with isError.
+	ToolFailed
+)
+
+// ChatBlock is one part of an assistant reply.
+type ChatBlock struct {
+	Kind BlockKind
+	// Text is markdown for BlockText, plain text for BlockThinking.
+	Text string
+	// Tool call fields, for BlockToolCall.
+	ToolCallID  string
+	ToolName    string
+	ArgsSummary string
+	ToolStatus  ToolStatus
+}
+
+// Thumbnail is an image attached to a message, as encoded bytes.
+type Thumbnail struct {
+	Data     []byte
+	MimeType string
+}
+
+// NoticeLevel colours a ChatNotice.
+type NoticeLevel int
+
+const (
+	NoticeInfo NoticeLevel = iota
+	NoticeWarning
+	NoticeError
+)
+
+// ChatItem is one entry of the transcript.
+type ChatItem struct {
+	// ID is stable for the life of the entry.
+	ID   string
+	Kind ChatKind
+	// Revision changes whenever anything below changes; the view redraws an
+	// item only when its Revision differs from what it drew.
+	Revision uint64
+
+	// Text: the user's prompt, a bash command's output, a summary, a
+	// custom message's text, or a notice. Plain text except where said.
+	Text   string
+	Blocks []ChatBlock
+	Images []Thumbnail
+
+	// Streaming is true while the reply is still arriving.
+	Streaming bool
+	// Meta is a short line such as "Fake Thinker · 12:04".
+	Meta string
+	// StopReason is "error" or "aborted" for a reply that did not finish;
+	// ErrorMessage says why.
+	StopReason   string
+	ErrorMessage string
+
+	// Bash executions.
+	Command        string
+	ExitCode       *int
+	Cancelled      bool
+	Truncated      bool
+	FullOutputPath string
+
+	// Notices.
+	Level NoticeLevel
+}
+
+// ToolCard is one tool execution in the sidebar.
+type ToolCard struct {
+	ID          string
+	Revision    uint64
+	Name        string
+	ArgsSummary string
+	Status      ToolStatus
+	Started     time.Time
+	// Ended is zero while running.
+	Ended time.Time
+	// Output is the tool's accumulated output, possibly only its tail.
+	Output string
+	// OutputDropped is how many leading bytes of the output are not in
+	// Output because of the memory cap.
+	OutputDropped  int
+	FullOutputPath string
+	// Turn numbers the agent turn the call belongs to.
+	Turn int
+}
+
+// ModelChoice is an entry of the model picker.
+type ModelChoice struct {
+	Provider  string
+	ID        string
+	Name      string
+	Reasoning bool
+	Images    bool
+}
+
+// Status is what the status bar shows.
+type Status struct {
+	// Connection is e.g. "Connected", "Starting…", "Exited (code 3)".
+	Connection string
+	Connected  bool
+	Running    bool
+	TokensIn   int
+	TokensOut  int
+	Cost       float64
+	// ContextPercent is 0–100, or negative when unknown.
+	ContextPercent float64
+	ContextTokens  int
+	ContextWindow  int
+	// Activity is a retry or compaction indicator, empty when idle.
+	Activity string
+	// Extension status entries by key, shown as plain text.
+	Extension map[string]string
+}
