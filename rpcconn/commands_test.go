@@ -372,10 +372,9 @@ func TestDialogTimeoutIsTheAgents(t *testing.T) {
 
 func TestFramingOverARealPipe(t *testing.T) {
 	c := startFake(t)
-	ctx := testContext(t)
 	const huge = 9 << 20
 	for _, p := range []string{"[[huge:9437184]]", "[[u2028]]", "[[crlf]]", "[[split-writes]] [[markdown]]", "[[garbage]]"} {
-		if err := c.Prompt(ctx, Prompt{Message: p}); err != nil {
+		if err := c.Prompt(testContext(t), Prompt{Message: p}); err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}
 		evs := collectUntil(t, c, isType(TypeAgentSettled))
@@ -430,6 +429,8 @@ func TestCorrelationSurvivesOddResponses(t *testing.T) {
 	if err := c.Prompt(ctx, Prompt{Message: "[[stall:400]] [[long:5]]"}); err != nil {
 		t.Fatal(err)
 	}
+	// The stall starts after the second delta.
+	collectUntil(t, c, isType(TypeMessageUpdate))
 	collectUntil(t, c, isType(TypeMessageUpdate))
 	short, cancel := contextWithTimeout(50 * time.Millisecond)
 	defer cancel()

@@ -54,6 +54,9 @@ func DecodeRecord(line []byte) (*Response, Event, error) {
 	case TypeMessageUpdate:
 		ev, err := decodeMessageUpdate(assistantEvent, usage)
 		return nil, ev, err
+	case TypeAgentEnd:
+		ev, err := decodeAgentEnd(line)
+		return nil, ev, err
 	}
 	ev := newEvent(name)
 	if ev == nil {
@@ -120,9 +123,31 @@ func decodeMessageUpdate(raw, usage []byte) (*MessageUpdate, error) {
 	}
 	if usage != nil && !bytes.Equal(usage, []byte("null")) {
 		ev.Usage = &Usage{}
-		if err := json.Unmarshal(usage, ev.Usage); err != nil {
+		if err := decodeUsage(usage, ev.Usage); err != nil {
 			return nil, fmt.Errorf("message_update usage: %w", err)
 		}
+	}
+	return ev, nil
+}
+
+// decodeAgentEnd keeps the run's messages raw and unchecked: they repeat
+// what message_end already delivered, and can be megabytes.
+func decodeAgentEnd(line []byte) (*AgentEnd, error) {
+	ev := &AgentEnd{}
+	var err error
+	scanErr := objectFields(line, func(key, value []byte) {
+		switch string(key) {
+		case "willRetry":
+			err = json.Unmarshal(value, &ev.WillRetry)
+		case "messages":
+			ev.Messages = append(json.RawMessage(nil), value...)
+		}
+	})
+	if scanErr != nil {
+		return nil, scanErr
+	}
+	if err != nil {
+		return nil, fmt.Errorf("agent_end: %w", err)
 	}
 	return ev, nil
 }

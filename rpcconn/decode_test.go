@@ -176,3 +176,21 @@ func TestDecodeStringKeepsSeparators(t *testing.T) {
 		t.Fatalf("%q %v", s, err)
 	}
 }
+
+func TestDecodeUsageFastAndFallback(t *testing.T) {
+	var u Usage
+	if err := decodeUsage([]byte(`{"input":100,"output":5,"cacheRead":1,"cacheWrite":2,"totalTokens":108,"cost":{"input":0.1,"output":2e-3,"cacheRead":0,"cacheWrite":0,"total":0.102}}`), &u); err != nil {
+		t.Fatal(err)
+	}
+	want := Usage{Input: 100, Output: 5, CacheRead: 1, CacheWrite: 2, TotalTokens: 108, Cost: UsageCost{Input: 0.1, Output: 0.002, Total: 0.102}}
+	if u != want {
+		t.Fatalf("got %+v", u)
+	}
+	u = Usage{}
+	if err := decodeUsage([]byte(`{"input":1.0,"output":2}`), &u); err == nil {
+		t.Fatalf("float token count accepted silently: %+v", u)
+	}
+	if err := decodeUsage([]byte(`{"input":3,"extra":{"x":[1]},"cost":null}`), &u); err != nil || u.Input != 3 {
+		t.Fatalf("%+v %v", u, err)
+	}
+}

@@ -13,8 +13,8 @@ type Event interface {
 // AgentStart: the agent begins processing.
 type AgentStart struct{}
 
-// AgentEnd: one low-level run ended. Messages is kept raw because the run's
-// messages already arrived one by one in message_end.
+// AgentEnd: one low-level run ended. Messages is kept raw and unvalidated:
+// the run's messages already arrived one by one in message_end.
 type AgentEnd struct {
 	Messages  json.RawMessage `json:"messages,omitempty"`
 	WillRetry bool            `json:"willRetry"`

@@ -59,9 +59,12 @@ func FuzzDecodeStream(f *testing.F) {
 			if resp == nil && ev == nil {
 				t.Fatalf("no result and no error for %q", line)
 			}
-			// Only message_update is decoded without a full validation
-			// pass (its skipped fields are checked for structure only).
-			if _, lazy := ev.(*MessageUpdate); !lazy && !json.Valid(line) {
+			// Only message_update and agent_end are decoded without a
+			// full validation pass (skipped fields are checked for
+			// structure only).
+			_, lazyUpdate := ev.(*MessageUpdate)
+			_, lazyEnd := ev.(*AgentEnd)
+			if !lazyUpdate && !lazyEnd && !json.Valid(line) {
 				t.Fatalf("invalid JSON accepted as %T: %q", ev, line)
 			}
 		}

@@ -1,0 +1,133 @@
+package pienv
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+)
+
+const (
+	// Package and Version pin the agent the tests were measured against; a
+	// different version may differ in the very details the tests check.
+	Package = "@mariozechner/pi-coding-agent"
+	Version = "0.73.1"
+	// BinaryEnv names a pi executable to use instead of the cached install.
+	BinaryEnv = "KNIGHTCODE_PI"
+	// CacheDir is where Install puts pi, relative to the repository root
+	// (git-ignored, shared by every package's tests).
+	CacheDir = ".cache/pi"
+)
+
+// npm normally needs about 30 s; the slack is for a slow registry.
+const installTimeout = 10 * time.Minute
+
+// Locate returns the pi to test with: $KNIGHTCODE_PI if set, else the copy
+// cached under root, installing it first if it is missing.
+func Locate(root string) (string, error) {
+	if bin := os.Getenv(BinaryEnv); bin != "" {
+		if _, err := os.Stat(bin); err != nil {
+			return "", fmt.Errorf("pienv: $%s=%s: %w", BinaryEnv, bin, err)
+		}
+		return bin, nil
+	}
+	if bin, ok := cached(root); ok {
+		return bin, nil
+	}
+	return Install(root)
+}
+
+// Install runs npm to put pi Version under root/CacheDir and returns the
+// binary. Concurrent installs (go test runs packages in parallel processes)
+// are serialised by a lock file; whoever waited finds the work done.
+func Install(root string) (string, error) {
+	prefix := filepath.Join(root, filepath.FromSlash(CacheDir))
+	if err := os.MkdirAll(filepath.Dir(prefix), 0o755); err != nil {
+		return "", fmt.Errorf("pienv: %w", err)
+	}
+	unlock, err := lockFile(prefix+".lock", installTimeout+time.Minute)
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	if bin, ok := cached(root); ok {
+		return bin, nil
+	}
+	if _, err := exec.LookPath("npm"); err != nil {
+		return "", fmt.Errorf("pienv: cannot install pi: npm is not on PATH (install Node.js 20+ with npm, or set $%s to a pi %s binary)", BinaryEnv, Version)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), installTimeout)
+	defer cancel()
+	spec := Package + "@" + Version
+	out, err := exec.CommandContext(ctx, "npm", "install", "--no-audit", "--no-fund", "--prefix", prefix, spec).CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("pienv: npm install %s failed (%v): the npm registry could not be reached or refused the install.\n"+
+			"npm printed:\n%s\nSet $%s to a pi %s binary to use one installed elsewhere.",
+			spec, err, strings.TrimSpace(string(out)), BinaryEnv, Version)
+	}
+	if bin, ok := cached(root); ok {
+		return bin, nil
+	}
+	return "", fmt.Errorf("pienv: npm install %s succeeded but %s is missing or not version %s; npm printed:\n%s",
+		spec, binPath(prefix), Version, strings.TrimSpace(string(out)))
+}
+
+// cached reports the installed binary only if it is the pinned version, so
+// bumping Version reinstalls instead of silently testing an old agent.
+func cached(root string) (string, bool) {
+	prefix := filepath.Join(root, filepath.FromSlash(CacheDir))
+	bin := binPath(prefix)
+	if _, err := os.Stat(bin); err != nil {
+		return "", false
+	}
+	data, err := os.ReadFile(filepath.Join(prefix, "node_modules", filepath.FromSlash(Package), "package.json"))
+	if err != nil {
+		return "", false
+	}
+	var pkg struct {
+		Version string `json:"version"`
+	}
+	if json.Unmarshal(data, &pkg) != nil || pkg.Version != Version {
+		return "", false
+	}
+	return bin, true
+}
+
+func binPath(prefix string) string {
+	name := "pi"
+	if runtime.GOOS == "windows" {
+		name = "pi.cmd"
+	}
+	return filepath.Join(prefix, "node_modules", ".bin", name)
+}
+
+// lockFile takes an exclusive lock by creating path. A lock older than stale
+// is left over from a killed process and is broken.
+func lockFile(path string, stale time.Duration) (unlock func(), err error) {
+	deadline := time.Now().Add(stale + time.Minute)
+	for {
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		if err == nil {
+			fmt.Fprintf(f, "%d\n", os.Getpid())
+			f.Close()
+			return func() { os.Remove(path) }, nil
+		}
+		if !errors.Is(err, os.ErrExist) {
+			return nil, fmt.Errorf("pienv: lock %s: %w", path, err)
+		}
+		if fi, err := os.Stat(path); err == nil && time.Since(fi.ModTime()) > stale {
+			os.Remove(path)
+			continue
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("pienv: timed out waiting for %s (remove it if no install is running)", path)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}
