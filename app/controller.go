@@ -1,0 +1,411 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"time"
+
+	"knightcode.ai/desktop/rpcconn"
+	"knightcode.ai/desktop/widgets"
+)
+
+// UI is what the controller needs from the window. Its methods are called
+// from the controller's goroutines, never from the UI goroutine; the window
+// hops over with fyne.Do.
+type UI interface {
+	// Invalidate says the session changed; the window redraws soon,
+	// coalescing many calls into one frame.
+	Invalidate()
+	// ConnectFailed reports that the agent could not be started.
+	ConnectFailed(err error)
+	// ShowDialog puts an extension's question in front of the user.
+	ShowDialog(req *rpcconn.ExtensionUIRequest)
+	// CloseDialogs closes every open extension dialog (the agent exited).
+	CloseDialogs()
+	// SetEditorText replaces the draft, keeping the old one recoverable.
+	SetEditorText(text string)
+	// RestoreDraft puts texts back into the editor after a failed send or
+	// a cleared queue, below whatever is there.
+	RestoreDraft(text string)
+}
+
+// callTimeout bounds commands that should answer at once; prompt and abort
+// can legitimately wait longer (extension commands, slow aborts).
+const (
+	callTimeout = 30 * time.Second
+	longTimeout = 10 * time.Minute
+)
+
+// Controller turns the user's intents into agent commands and the agent's
+// events into Session state. Every call to the agent runs on a goroutine of
+// its own, so the UI goroutine never waits for the agent.
+type Controller struct {
+	session *Session
+	ui      UI
+	opts    rpcconn.Options
+
+	mu     sync.Mutex
+	conn   *rpcconn.Conn
+	closed bool
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+}
+
+// NewController prepares a controller; Start connects.
+func NewController(s *Session, ui UI, opts rpcconn.Options) *Controller {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Controller{session: s, ui: ui, opts: opts, ctx: ctx, cancel: cancel}
+}
+
+// Start connects to the agent in the background.
+func (c *Controller) Start() { c.goConnect("") }
+
+// Restart starts a fresh agent and resumes the session file the previous
+// one had, when it had one.
+func (c *Controller) Restart() {
+	resume := c.session.SessionFile()
+	c.mu.Lock()
+	old := c.conn
+	c.conn = nil
+	c.mu.Unlock()
+	if old != nil {
+		c.ui.CloseDialogs()
+		c.spawn(func() { old.Close() })
+	}
+	c.goConnect(resume)
+}
+
+func (c *Controller) goConnect(resume string) {
+	c.spawn(func() { c.connect(resume) })
+}
+
+// spawn runs f on a goroutine that Shutdown waits for.
+func (c *Controller) spawn(f func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return
+	}
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		f()
+	}()
+}
+
+func (c *Controller) connect(resume string) {
+	c.session.SetConn(ConnStarting, "")
+	c.ui.Invalidate()
+	conn, err := rpcconn.Start(c.ctx, c.opts)
+	if err != nil {
+		c.session.SetConn(ConnFailed, "")
+		c.ui.ConnectFailed(err)
+		c.ui.Invalidate()
+		return
+	}
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		conn.Close()
+		return
+	}
+	c.conn = conn
+	c.mu.Unlock()
+
+	state := conn.InitialState()
+	if resume != "" && resume != state.SessionFile {
+		ctx, cancel := context.WithTimeout(c.ctx, callTimeout)
+		cancelled, err := conn.SwitchSession(ctx, resume)
+		cancel()
+		switch {
+		case err != nil:
+			c.session.Notice(widgets.NoticeError, "Could not resume "+resume+": "+err.Error())
+		case cancelled:
+			c.session.Notice(widgets.NoticeWarning, "An extension declined resuming "+resume)
+		default:
+			if st, err := c.getState(conn); err == nil {
+				state = st
+			}
+		}
+	}
+	c.session.SetState(state)
+	c.session.SetConn(ConnReady, "")
+	c.spawn(func() { c.eventLoop(conn) })
+	c.loadAll(conn)
+}
+
+func (c *Controller) getState(conn *rpcconn.Conn) (rpcconn.SessionState, error) {
+	ctx, cancel := context.WithTimeout(c.ctx, callTimeout)
+	defer cancel()
+	return conn.GetState(ctx)
+}
+
+// loadAll fetches what the window shows besides events: models, thinking
+// levels, the transcript so far and the stats.
+func (c *Controller) loadAll(conn *rpcconn.Conn) {
+	ctx, cancel := context.WithTimeout(c.ctx, callTimeout)
+	defer cancel()
+	if models, err := conn.GetAvailableModels(ctx); err == nil {
+		c.session.SetModels(models)
+	} else {
+		c.report("Could not list models", err)
+	}
+	c.loadLevels(ctx, conn)
+	if msgs, err := conn.GetMessages(ctx); err == nil {
+		c.session.LoadHistory(msgs)
+	} else {
+		c.report("Could not load the conversation", err)
+	}
+	c.loadStats(ctx, conn)
+	c.ui.Invalidate()
+}
+
+func (c *Controller) loadLevels(ctx context.Context, conn *rpcconn.Conn) {
+	levels, err := conn.ThinkingLevels(ctx, c.session.Model())
+	if err != nil {
+		c.report("Could not list thinking levels", err)
+		return
+	}
+	c.session.SetLevels(levels)
+}
+
+func (c *Controller) loadStats(ctx context.Context, conn *rpcconn.Conn) {
+	if stats, err := conn.GetSessionStats(ctx); err == nil {
+		c.session.SetStats(stats)
+	}
+}
+
+// eventLoop applies events in batches: a burst of deltas costs one redraw.
+func (c *Controller) eventLoop(conn *rpcconn.Conn) {
+	var batch []rpcconn.Event
+	for {
+		<-conn.EventsReady()
+		var more bool
+		batch, more = conn.TakeEvents(batch[:0])
+		c.session.SetAgentSendsSettled(conn.Capabilities().SettledEvent)
+		for _, ev := range batch {
+			c.handle(conn, ev)
+		}
+		clear(batch)
+		c.ui.Invalidate()
+		if !more {
+			return
+		}
+	}
+}
+
+func (c *Controller) handle(conn *rpcconn.Conn, ev rpcconn.Event) {
+	fx := c.session.Apply(ev)
+	if fx.Settled {
+		c.spawn(func() {
+			ctx, cancel := context.WithTimeout(c.ctx, callTimeout)
+			defer cancel()
+			c.loadStats(ctx, conn)
+			c.ui.Invalidate()
+		})
+	}
+	for _, d := range fx.Dialogs {
+		c.ui.ShowDialog(d)
+	}
+	if fx.EditorText != nil {
+		c.ui.SetEditorText(*fx.EditorText)
+	}
+	if _, exited := ev.(*rpcconn.Exit); exited {
+		c.ui.CloseDialogs()
+	}
+}
+
+// current returns the live connection, or nil.
+func (c *Controller) current() *rpcconn.Conn {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.conn == nil || c.conn.ExitInfo() != nil {
+		return nil
+	}
+	return c.conn
+}
+
+// do runs a command against the live connection in the background and
+// reports failures in the transcript.
+func (c *Controller) do(what string, timeout time.Duration, f func(context.Context, *rpcconn.Conn) error) {
+	conn := c.current()
+	if conn == nil {
+		c.session.Notice(widgets.NoticeWarning, what+": the agent is not running.")
+		c.ui.Invalidate()
+		return
+	}
+	c.spawn(func() {
+		ctx, cancel := context.WithTimeout(c.ctx, timeout)
+		defer cancel()
+		if err := f(ctx, conn); err != nil {
+			c.report(what, err)
+		}
+		c.ui.Invalidate()
+	})
+}
+
+func (c *Controller) report(what string, err error) {
+	if errors.Is(err, context.Canceled) {
+		return
+	}
+	c.session.Notice(widgets.NoticeError, what+": "+err.Error())
+}
+
+// Send sends what the user typed. While the agent runs it steers, or with
+// followUp queues it for when the agent is done. The editor was already cleared by the window; when
+// sending fails the text goes back into it, so nothing typed is lost.
+func (c *Controller) Send(text string, images []rpcconn.Image, followUp bool) {
+	p := rpcconn.Prompt{Message: text, Images: images}
+	if c.session.Running() {
+		p.StreamingBehavior = rpcconn.StreamSteer
+		if followUp {
+			p.StreamingBehavior = rpcconn.StreamFollowUp
+		}
+	}
+	conn := c.current()
+	if conn == nil {
+		c.ui.RestoreDraft(text)
+		c.session.Notice(widgets.NoticeWarning, "Not sent: the agent is not running. Your text is back in the editor.")
+		c.ui.Invalidate()
+		return
+	}
+	c.spawn(func() {
+		ctx, cancel := context.WithTimeout(c.ctx, longTimeout)
+		defer cancel()
+		if err := conn.Prompt(ctx, p); err != nil {
+			c.ui.RestoreDraft(text)
+			c.report("Not sent", err)
+		}
+		c.ui.Invalidate()
+	})
+}
+
+// Escape clears the queue, aborts the run, and puts the cleared messages
+// back into the editor, as the protocol reference recommends.
+func (c *Controller) Escape() {
+	if !c.session.Running() {
+		return
+	}
+	c.do("Stop", longTimeout, func(ctx context.Context, conn *rpcconn.Conn) error {
+		q, err := conn.ClearQueue(ctx)
+		if err == nil {
+			if texts := append(q.Steering, q.FollowUp...); len(texts) > 0 {
+				c.ui.RestoreDraft(strings.Join(texts, "\n\n"))
+			}
+		}
+		return conn.Abort(ctx)
+	})
+}
+
+// SelectModel switches model and refreshes the thinking levels.
+func (c *Controller) SelectModel(provider, id string) {
+	c.do("Switch model", callTimeout, func(ctx context.Context, conn *rpcconn.Conn) error {
+		m, err := conn.SetModel(ctx, provider, id)
+		if err != nil {
+			return err
+		}
+		c.session.SetModel(&m, "")
+		return c.afterModelChange(ctx, conn)
+	})
+}
+
+// CycleModel moves to the next model (Ctrl+P).
+func (c *Controller) CycleModel() {
+	c.do("Cycle model", callTimeout, func(ctx context.Context, conn *rpcconn.Conn) error {
+		r, err := conn.CycleModel(ctx)
+		if err != nil || r == nil {
+			return err
+		}
+		c.session.SetModel(&r.Model, r.ThinkingLevel)
+		return c.afterModelChange(ctx, conn)
+	})
+}
+
+func (c *Controller) afterModelChange(ctx context.Context, conn *rpcconn.Conn) error {
+	c.loadLevels(ctx, conn)
+	// The agent may have adjusted the thinking level to the new model.
+	st, err := conn.GetState(ctx)
+	if err == nil {
+		c.session.SetThinking(st.ThinkingLevel)
+	}
+	return err
+}
+
+// SelectThinking sets the thinking level; the agent's state says what it
+// really chose (older agents quietly fall back to off).
+func (c *Controller) SelectThinking(level string) {
+	c.do("Set thinking level", callTimeout, func(ctx context.Context, conn *rpcconn.Conn) error {
+		if err := conn.SetThinkingLevel(ctx, level); err != nil {
+			return err
+		}
+		st, err := conn.GetState(ctx)
+		if err == nil {
+			c.session.SetThinking(st.ThinkingLevel)
+		}
+		return err
+	})
+}
+
+// CycleThinking moves to the next thinking level (Shift+Tab).
+func (c *Controller) CycleThinking() {
+	c.do("Cycle thinking level", callTimeout, func(ctx context.Context, conn *rpcconn.Conn) error {
+		level, ok, err := conn.CycleThinkingLevel(ctx)
+		if err == nil && ok {
+			c.session.SetThinking(level)
+		}
+		return err
+	})
+}
+
+// NewSession starts a fresh session (Ctrl+N).
+func (c *Controller) NewSession() {
+	c.do("New session", callTimeout, func(ctx context.Context, conn *rpcconn.Conn) error {
+		cancelled, err := conn.NewSession(ctx, "")
+		if err != nil {
+			return err
+		}
+		if cancelled {
+			c.session.Notice(widgets.NoticeWarning, "An extension declined starting a new session.")
+			return nil
+		}
+		st, err := conn.GetState(ctx)
+		if err != nil {
+			return err
+		}
+		c.session.SetState(st)
+		c.session.LoadHistory(nil)
+		c.loadStats(ctx, conn)
+		return nil
+	})
+}
+
+// Respond answers an extension dialog.
+func (c *Controller) Respond(requestID string, answer rpcconn.UIAnswer) {
+	conn := c.current()
+	if conn == nil {
+		return
+	}
+	c.spawn(func() {
+		if err := conn.Respond(requestID, answer); err != nil {
+			c.report("Could not answer the extension", err)
+			c.ui.Invalidate()
+		}
+	})
+}
+
+// Shutdown stops the agent (stdin closed, then terminate, then kill) and
+// waits for every goroutine of the controller.
+func (c *Controller) Shutdown() {
+	c.mu.Lock()
+	c.closed = true
+	conn := c.conn
+	c.mu.Unlock()
+	c.cancel()
+	if conn != nil {
+		conn.Close()
+	}
+	c.wg.Wait()
+}

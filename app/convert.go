@@ -1,0 +1,123 @@
+package app
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"knightcode.ai/desktop/rpcconn"
+	"knightcode.ai/desktop/widgets"
+)
+
+// toolOutputCap bounds the tool output kept for drawing; the agent keeps the
+// whole output (fullOutputPath) when it matters.
+const toolOutputCap = 256 << 10
+
+// argsSummary is the one-line description of a tool call: the command for
+// bash, the path for file tools, else compact JSON.
+func argsSummary(tool string, args json.RawMessage) string {
+	if len(args) == 0 {
+		return ""
+	}
+	var m map[string]any
+	if json.Unmarshal(args, &m) == nil {
+		for _, key := range []string{"command", "path", "file_path", "pattern", "query", "url"} {
+			if v, ok := m[key].(string); ok && v != "" {
+				return oneLine(v, 120)
+			}
+		}
+	}
+	return oneLine(string(args), 120)
+}
+
+// oneLine flattens s to a single line of at most max runes.
+func oneLine(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > max {
+		return string(r[:max-1]) + "…"
+	}
+	return s
+}
+
+func thumbnails(content rpcconn.Content) []widgets.Thumbnail {
+	var out []widgets.Thumbnail
+	for _, b := range content {
+		if b.Type != rpcconn.ContentImage {
+			continue
+		}
+		data, err := base64.StdEncoding.DecodeString(b.Data)
+		if err != nil {
+			continue
+		}
+		out = append(out, widgets.Thumbnail{Data: data, MimeType: b.MimeType})
+	}
+	return out
+}
+
+// assistantBlocks converts a reply's content, giving tool-call chips the
+// status of their runs.
+func assistantBlocks(content rpcconn.Content, status func(id string) widgets.ToolStatus) []widgets.ChatBlock {
+	blocks := make([]widgets.ChatBlock, 0, len(content))
+	for _, c := range content {
+		switch c.Type {
+		case rpcconn.ContentText:
+			blocks = append(blocks, widgets.ChatBlock{Kind: widgets.BlockText, Text: c.Text})
+		case rpcconn.ContentThinking:
+			blocks = append(blocks, widgets.ChatBlock{Kind: widgets.BlockThinking, Text: c.Thinking})
+		case rpcconn.ContentToolCall:
+			blocks = append(blocks, widgets.ChatBlock{
+				Kind: widgets.BlockToolCall, ToolCallID: c.ID, ToolName: c.Name,
+				ArgsSummary: argsSummary(c.Name, c.Arguments), ToolStatus: status(c.ID),
+			})
+		}
+	}
+	return blocks
+}
+
+func messageMeta(m rpcconn.Message) string {
+	var parts []string
+	if m.Model != "" {
+		parts = append(parts, m.Model)
+	}
+	if m.Timestamp > 0 {
+		parts = append(parts, time.UnixMilli(m.Timestamp).Format("15:04"))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// contentText is a message's text blocks joined, for roles that hold text.
+func contentText(m rpcconn.Message) string { return m.Content.Text() }
+
+func modelChoices(models []rpcconn.Model) []widgets.ModelChoice {
+	out := make([]widgets.ModelChoice, len(models))
+	for i, m := range models {
+		name := m.Name
+		if name == "" {
+			name = m.ID
+		}
+		out[i] = widgets.ModelChoice{Provider: m.Provider, ID: m.ID, Name: name, Reasoning: m.Reasoning, Images: m.AcceptsImages()}
+	}
+	return out
+}
+
+func formatTokens(n int) string {
+	switch {
+	case n >= 1_000_000:
+		return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	case n >= 1000:
+		return fmt.Sprintf("%.1fk", float64(n)/1e3)
+	}
+	return fmt.Sprint(n)
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,375 @@
+package app
+
+import (
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"knightcode.ai/desktop/rpcconn"
+	"knightcode.ai/desktop/widgets"
+)
+
+// ConnState is where the connection to the agent stands.
+type ConnState int
+
+const (
+	ConnStarting ConnState = iota
+	ConnReady
+	ConnExited
+	ConnFailed
+)
+
+// Effects tell the controller what an event calls for beyond drawing.
+type Effects struct {
+	// Settled: a run ended; session stats are worth fetching.
+	Settled bool
+	// ModelChanged: the thinking levels may differ now.
+	ModelChanged bool
+	// Dialogs are extension requests that wait for the user.
+	Dialogs []*rpcconn.ExtensionUIRequest
+	// EditorText is text an extension wants in the editor.
+	EditorText *string
+}
+
+// Session is the window's state built from the agent's events: transcript,
+// live reply, tool runs, queue, run state, model and stats. It is a pure
+// reducer — no Fyne, no I/O — with its own lock: the event goroutine applies
+// events, the UI goroutine takes a View once per frame.
+type Session struct {
+	mu sync.Mutex
+	// now is the clock, replaceable in tests.
+	now func() time.Time
+
+	items     []widgets.ChatItem
+	nextID    int
+	live      rpcconn.MessageBuilder
+	liveIndex int
+	// chatRev changes whenever items do, so a View can skip copying them.
+	chatRev uint64
+
+	tools     rpcconn.ToolTracker
+	toolMeta  map[string]*toolMeta
+	toolOrder []string
+	toolsRev  uint64
+	turn      int
+
+	run                rpcconn.RunTracker
+	agentSendsSettled  bool
+	steering, followUp []string
+
+	models      []rpcconn.Model
+	model       *rpcconn.Model
+	thinking    string
+	levels      []string
+	sessionName string
+	sessionFile string
+	stats       *rpcconn.SessionStats
+	liveUsage   *rpcconn.Usage
+
+	conn       ConnState
+	connDetail string
+	exit       *rpcconn.Exit
+	activity   string
+
+	extStatus map[string]string
+	title     string
+
+	rev uint64
+}
+
+type toolMeta struct {
+	started, ended time.Time
+	turn           int
+	rev            uint64
+	// itemIndex is the chat item holding the call's chip, or -1.
+	itemIndex int
+	// card is the last conversion for the sidebar, valid while its
+	// Revision equals rev.
+	card widgets.ToolCard
+}
+
+// NewSession returns an empty session.
+func NewSession() *Session {
+	return &Session{now: time.Now, liveIndex: -1, toolMeta: map[string]*toolMeta{}, extStatus: map[string]string{}}
+}
+
+func (s *Session) touch() { s.rev++ }
+
+func (s *Session) newID() string {
+	s.nextID++
+	return "m" + strconv.Itoa(s.nextID)
+}
+
+func (s *Session) appendItem(it widgets.ChatItem) int {
+	it.ID = s.newID()
+	it.Revision = 1
+	s.items = append(s.items, it)
+	s.chatRev++
+	return len(s.items) - 1
+}
+
+func (s *Session) changeItem(i int, change func(*widgets.ChatItem)) {
+	if i < 0 || i >= len(s.items) {
+		return
+	}
+	change(&s.items[i])
+	s.items[i].Revision++
+	s.chatRev++
+}
+
+// Notice adds a line of the app's own to the transcript.
+func (s *Session) Notice(level widgets.NoticeLevel, text string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.notice(level, text)
+}
+
+func (s *Session) notice(level widgets.NoticeLevel, text string) {
+	s.appendItem(widgets.ChatItem{Kind: widgets.ChatNotice, Level: level, Text: text})
+	s.touch()
+}
+
+// Apply folds one event into the session.
+func (s *Session) Apply(ev rpcconn.Event) Effects {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var fx Effects
+	s.touch()
+	if s.run.Apply(ev, s.agentSendsSettled) {
+		fx.Settled = true
+		s.activity = ""
+	}
+	switch e := ev.(type) {
+	case *rpcconn.MessageStart:
+		s.messageStart(e.Message)
+	case *rpcconn.MessageUpdate:
+		if s.live.Apply(e) && e.Usage != nil {
+			u := *e.Usage
+			s.liveUsage = &u
+		}
+	case *rpcconn.MessageEnd:
+		s.messageEnd(e)
+	case *rpcconn.TurnStart:
+		s.turn++
+	case *rpcconn.ToolExecutionStart, *rpcconn.ToolExecutionUpdate, *rpcconn.ToolExecutionEnd:
+		s.toolEvent(ev)
+	case *rpcconn.QueueUpdate:
+		s.steering, s.followUp = e.Steering, e.FollowUp
+	case *rpcconn.AgentEnd:
+		s.liveUsage = nil
+	case *rpcconn.CompactionStart:
+		s.activity = "Compacting context (" + e.Reason + ")…"
+	case *rpcconn.CompactionEnd:
+		s.compactionEnd(e)
+	case *rpcconn.AutoRetryStart:
+		s.activity = fmt.Sprintf("Retrying %d/%d in %.0fs", e.Attempt, e.MaxAttempts, float64(e.DelayMs)/1000)
+		s.notice(widgets.NoticeWarning, fmt.Sprintf("Retry %d of %d in %.1f s after: %s", e.Attempt, e.MaxAttempts, float64(e.DelayMs)/1000, e.ErrorMessage))
+	case *rpcconn.AutoRetryEnd:
+		s.activity = ""
+		if !e.Success {
+			s.notice(widgets.NoticeError, fmt.Sprintf("Gave up after %d attempts: %s", e.Attempt, e.FinalError))
+		}
+	case *rpcconn.SummarizationRetryScheduled:
+		s.activity = fmt.Sprintf("Summary retry %d/%d in %.0fs", e.Attempt, e.MaxAttempts, float64(e.DelayMs)/1000)
+	case *rpcconn.SummarizationRetryAttemptStart:
+		s.activity = "Retrying summary (" + e.Source + ")…"
+	case *rpcconn.SummarizationRetryFinished:
+		s.activity = ""
+	case *rpcconn.ExtensionError:
+		s.notice(widgets.NoticeError, fmt.Sprintf("Extension error in %s (%s): %s", e.ExtensionPath, e.Event, e.Error))
+	case *rpcconn.ThinkingLevelChanged:
+		s.thinking = e.Level
+	case *rpcconn.SessionInfoChanged:
+		s.sessionName = e.Name
+	case *rpcconn.ExtensionUIRequest:
+		s.extensionRequest(e, &fx)
+	case *rpcconn.ProtocolError:
+		s.protocolError(e)
+	case *rpcconn.Exit:
+		s.exited(e)
+	}
+	return fx
+}
+
+func (s *Session) messageStart(m rpcconn.Message) {
+	switch m.Role {
+	case rpcconn.RoleAssistant:
+		s.live.Apply(&rpcconn.MessageStart{Message: m})
+		s.liveIndex = s.appendItem(widgets.ChatItem{Kind: widgets.ChatAssistant, Streaming: true, Meta: messageMeta(m)})
+	case rpcconn.RoleToolResult:
+		// Tool output lives in the sidebar, from tool_execution_* events.
+	default:
+		if it, ok := s.historyItem(m); ok {
+			s.appendItem(it)
+		}
+	}
+}
+
+func (s *Session) messageEnd(e *rpcconn.MessageEnd) {
+	if e.Message.Role != rpcconn.RoleAssistant {
+		return
+	}
+	s.live.Apply(e)
+	i := s.liveIndex
+	s.liveIndex = -1
+	if i < 0 {
+		// An end without a start (older agents after an error).
+		i = s.appendItem(widgets.ChatItem{Kind: widgets.ChatAssistant})
+	}
+	s.finishAssistant(i, e.Message)
+}
+
+func (s *Session) finishAssistant(i int, m rpcconn.Message) {
+	blocks := assistantBlocks(m.Content, s.toolStatus)
+	s.changeItem(i, func(it *widgets.ChatItem) {
+		it.Blocks = blocks
+		it.Streaming = false
+		it.Meta = messageMeta(m)
+		it.StopReason = m.StopReason
+		it.ErrorMessage = m.ErrorMessage
+		if m.StopReason != rpcconn.StopReasonError && m.StopReason != rpcconn.StopReasonAborted {
+			it.StopReason = ""
+		}
+	})
+	s.linkToolChips(i, m.Content)
+}
+
+// linkToolChips remembers which chat item shows each tool call, so a
+// finishing tool can update its chip.
+func (s *Session) linkToolChips(i int, content rpcconn.Content) {
+	for _, c := range content {
+		if c.Type == rpcconn.ContentToolCall {
+			s.meta(c.ID).itemIndex = i
+		}
+	}
+}
+
+func (s *Session) meta(id string) *toolMeta {
+	m := s.toolMeta[id]
+	if m == nil {
+		m = &toolMeta{itemIndex: -1, turn: s.turn}
+		s.toolMeta[id] = m
+	}
+	return m
+}
+
+func (s *Session) toolStatus(id string) widgets.ToolStatus {
+	r := s.tools.Get(id)
+	switch {
+	case r == nil:
+		if m := s.toolMeta[id]; m != nil && !m.ended.IsZero() {
+			return widgets.ToolDone
+		}
+		return widgets.ToolPending
+	case r.Done && r.IsError:
+		return widgets.ToolFailed
+	case r.Done:
+		return widgets.ToolDone
+	}
+	return widgets.ToolRunning
+}
+
+func (s *Session) toolEvent(ev rpcconn.Event) {
+	r := s.tools.Apply(ev)
+	if r == nil {
+		return
+	}
+	m := s.meta(r.ToolCallID)
+	if m.started.IsZero() {
+		m.started = s.now()
+		m.turn = s.turn
+		s.toolOrder = append(s.toolOrder, r.ToolCallID)
+	}
+	if r.Done && m.ended.IsZero() {
+		m.ended = s.now()
+	}
+	m.rev++
+	s.toolsRev++
+	if i := m.itemIndex; i >= 0 && (r.Done || m.rev == 1) {
+		status := s.toolStatus(r.ToolCallID)
+		s.changeItem(i, func(it *widgets.ChatItem) {
+			for b := range it.Blocks {
+				if it.Blocks[b].ToolCallID == r.ToolCallID {
+					it.Blocks[b].ToolStatus = status
+				}
+			}
+		})
+	}
+}
+
+func (s *Session) compactionEnd(e *rpcconn.CompactionEnd) {
+	s.activity = ""
+	switch {
+	case e.Aborted:
+		s.notice(widgets.NoticeWarning, "Compaction aborted")
+	case e.Result == nil:
+		s.notice(widgets.NoticeError, "Compaction failed: "+e.ErrorMessage)
+	default:
+		text := e.Result.Summary
+		s.appendItem(widgets.ChatItem{Kind: widgets.ChatCompaction, Text: text,
+			Meta: fmt.Sprintf("Compacted (%s): %s → ~%s tokens", e.Reason, formatTokens(e.Result.TokensBefore), formatTokens(e.Result.EstimatedTokensAfter))})
+	}
+}
+
+func (s *Session) extensionRequest(e *rpcconn.ExtensionUIRequest, fx *Effects) {
+	switch e.Method {
+	case rpcconn.UINotify:
+		level := widgets.NoticeInfo
+		switch e.NotifyType {
+		case "warning":
+			level = widgets.NoticeWarning
+		case "error":
+			level = widgets.NoticeError
+		}
+		s.notice(level, e.Message)
+	case rpcconn.UISetStatus:
+		if e.StatusText == nil {
+			delete(s.extStatus, e.StatusKey)
+		} else {
+			s.extStatus[e.StatusKey] = *e.StatusText
+		}
+	case rpcconn.UISetTitle:
+		s.title = e.Title
+	case rpcconn.UISetEditorText:
+		text := e.Text
+		fx.EditorText = &text
+	default:
+		if e.IsDialog() {
+			fx.Dialogs = append(fx.Dialogs, e)
+		}
+	}
+}
+
+func (s *Session) protocolError(e *rpcconn.ProtocolError) {
+	// An older agent's "Unknown command" for a probe the user never asked
+	// for is expected, not news.
+	if e.Response != nil && !e.Response.Success && len(e.Response.Error) >= 15 && e.Response.Error[:15] == "Unknown command" {
+		return
+	}
+	s.notice(widgets.NoticeWarning, "The agent sent something unexpected: "+e.Error())
+}
+
+func (s *Session) exited(e *rpcconn.Exit) {
+	s.exit = e
+	s.conn = ConnExited
+	s.steering, s.followUp = nil, nil
+	s.liveUsage = nil
+	if i := s.liveIndex; i >= 0 {
+		s.liveIndex = -1
+		m := s.live.Message()
+		m.StopReason = rpcconn.StopReasonError
+		m.ErrorMessage = "The agent exited before the reply was complete."
+		s.finishAssistant(i, m)
+	}
+	for _, m := range s.toolMeta {
+		if !m.started.IsZero() && m.ended.IsZero() {
+			m.ended = s.now()
+			m.rev++
+			s.toolsRev++
+		}
+	}
+	if !e.Expected {
+		s.notice(widgets.NoticeError, "The agent exited ("+e.Status()+").")
+	}
+}

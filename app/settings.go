@@ -1,0 +1,66 @@
+package app
+
+import (
+	"strings"
+
+	"fyne.io/fyne/v2"
+)
+
+// Preference keys.
+const (
+	prefAgentPath = "agent.path"
+	prefAgentArgs = "agent.args"
+	prefWorkDir   = "agent.workdir"
+	prefTheme     = "ui.theme"
+	prefTextSize  = "ui.textsize"
+)
+
+// Theme choices.
+const (
+	ThemeSystem = "system"
+	ThemeLight  = "light"
+	ThemeDark   = "dark"
+)
+
+// Settings are the user's saved choices, kept in Fyne preferences.
+type Settings struct {
+	AgentPath string
+	// AgentArgs are extra agent arguments, one per line in the dialog.
+	AgentArgs []string
+	WorkDir   string
+	Theme     string
+	// TextScale multiplies the theme's text sizes (1 = normal).
+	TextScale float64
+}
+
+// LoadSettings reads the settings.
+func LoadSettings(p fyne.Preferences) Settings {
+	return Settings{
+		AgentPath: p.String(prefAgentPath),
+		AgentArgs: splitArgs(p.String(prefAgentArgs)),
+		WorkDir:   p.String(prefWorkDir),
+		Theme:     p.StringWithFallback(prefTheme, ThemeSystem),
+		TextScale: p.FloatWithFallback(prefTextSize, 1),
+	}
+}
+
+// Save writes the settings.
+func (s Settings) Save(p fyne.Preferences) {
+	p.SetString(prefAgentPath, s.AgentPath)
+	p.SetString(prefAgentArgs, strings.Join(s.AgentArgs, "\n"))
+	p.SetString(prefWorkDir, s.WorkDir)
+	p.SetString(prefTheme, s.Theme)
+	p.SetFloat(prefTextSize, s.TextScale)
+}
+
+// splitArgs reads one argument per line, so arguments may hold spaces
+// without any shell quoting rules.
+func splitArgs(s string) []string {
+	var out []string
+	for _, line := range strings.Split(s, "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			out = append(out, line)
+		}
+	}
+	return out
+}

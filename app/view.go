@@ -1,0 +1,171 @@
+package app
+
+import (
+	"knightcode.ai/desktop/rpcconn"
+	"knightcode.ai/desktop/widgets"
+)
+
+// View is what the window draws, taken from a Session once per frame.
+// Slices are the View's own: the session goes on changing meanwhile.
+type View struct {
+	// Rev changes whenever anything in the session does.
+	Rev uint64
+
+	Items   []widgets.ChatItem
+	chatRev uint64
+	liveVer uint64
+	Cards   []widgets.ToolCard
+	toolsRev uint64
+
+	Status             widgets.Status
+	Steering, FollowUp []string
+	Running            bool
+
+	Models        []widgets.ModelChoice
+	ModelProvider string
+	ModelID       string
+	ModelAccepts  bool
+	Levels        []string
+	Thinking      string
+	SessionName   string
+	Title         string
+
+	Conn ConnState
+	Exit *rpcconn.Exit
+}
+
+// View returns the state to draw. prev (may be nil) is the previous View:
+// what did not change since is reused rather than copied again, so a frame
+// during streaming costs the live reply, not the whole transcript.
+func (s *Session) View(prev *View) View {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v := View{Rev: s.rev}
+	if prev != nil {
+		v.Items, v.chatRev, v.liveVer = prev.Items, prev.chatRev, prev.liveVer
+		v.Cards, v.toolsRev = prev.Cards, prev.toolsRev
+	}
+	if prev == nil || v.chatRev != s.chatRev || (s.liveIndex >= 0 && v.liveVer != s.live.Version()) {
+		v.Items = append(make([]widgets.ChatItem, 0, len(s.items)), s.items...)
+		if i := s.liveIndex; i >= 0 {
+			v.Items[i] = s.liveItem(v.Items[i])
+		}
+		v.chatRev, v.liveVer = s.chatRev, s.live.Version()
+	}
+	if prev == nil || v.toolsRev != s.toolsRev {
+		v.Cards = s.cards()
+		v.toolsRev = s.toolsRev
+	}
+	v.Status = s.status()
+	v.Steering = append([]string(nil), s.steering...)
+	v.FollowUp = append([]string(nil), s.followUp...)
+	v.Running = s.run.Running()
+	v.Models = modelChoices(s.models)
+	if s.model != nil {
+		v.ModelProvider, v.ModelID, v.ModelAccepts = s.model.Provider, s.model.ID, s.model.AcceptsImages()
+	}
+	v.Levels = append([]string(nil), s.levels...)
+	v.Thinking = s.thinking
+	v.SessionName = s.sessionName
+	v.Title = s.title
+	v.Conn = s.conn
+	v.Exit = s.exit
+	return v
+}
+
+// liveItem is the streaming reply as far as it has arrived.
+func (s *Session) liveItem(it widgets.ChatItem) widgets.ChatItem {
+	m := s.live.Message()
+	it.Blocks = assistantBlocks(m.Content, s.toolStatus)
+	for i, c := range m.Content {
+		if c.Type == rpcconn.ContentToolCall && it.Blocks[i].ArgsSummary == "" {
+			it.Blocks[i].ArgsSummary = oneLine(s.live.PartialArguments(i), 120)
+		}
+	}
+	it.Revision += s.live.Version() << 20
+	it.Streaming = true
+	return it
+}
+
+func (s *Session) cards() []widgets.ToolCard {
+	cards := make([]widgets.ToolCard, 0, len(s.toolOrder))
+	for i := len(s.toolOrder) - 1; i >= 0; i-- {
+		id := s.toolOrder[i]
+		r, m := s.tools.Get(id), s.toolMeta[id]
+		if r == nil || m == nil {
+			continue
+		}
+		// A long session has thousands of finished tools; only the ones
+		// that changed are converted again.
+		if m.card.ID == "" || m.card.Revision != m.rev {
+			m.card = s.card(r, m)
+		}
+		cards = append(cards, m.card)
+	}
+	return cards
+}
+
+func (s *Session) card(r *rpcconn.ToolRun, m *toolMeta) widgets.ToolCard {
+	out := r.Output.Content.Text()
+	dropped := 0
+	if len(out) > toolOutputCap {
+		dropped = len(out) - toolOutputCap
+		out = out[dropped:]
+	}
+	status := s.toolStatus(r.ToolCallID)
+	if status == widgets.ToolRunning && !m.ended.IsZero() {
+		// The agent died while the tool ran.
+		status = widgets.ToolFailed
+	}
+	return widgets.ToolCard{
+		ID: r.ToolCallID, Revision: m.rev, Name: r.ToolName, ArgsSummary: argsSummary(r.ToolName, r.Args),
+		Status: status, Started: m.started, Ended: m.ended, Output: out, OutputDropped: dropped,
+		FullOutputPath: r.Output.FullOutputPath(), Turn: m.turn,
+	}
+}
+
+func (s *Session) status() widgets.Status {
+	st := widgets.Status{ContextPercent: -1, Activity: s.activity, Running: s.run.Running()}
+	switch s.conn {
+	case ConnStarting:
+		st.Connection = "Starting agent…"
+	case ConnReady:
+		st.Connection, st.Connected = "Connected", true
+	case ConnExited:
+		st.Connection = "Agent exited"
+		if s.exit != nil {
+			st.Connection += " (" + s.exit.Status() + ")"
+		}
+	case ConnFailed:
+		st.Connection = "Not connected"
+	}
+	if s.connDetail != "" {
+		st.Connection += " · " + s.connDetail
+	}
+	if s.stats != nil {
+		st.TokensIn, st.TokensOut, st.Cost = s.stats.Tokens.Input, s.stats.Tokens.Output, s.stats.Cost
+		if cu := s.stats.ContextUsage; cu != nil {
+			st.ContextWindow = cu.ContextWindow
+			if cu.Tokens != nil {
+				st.ContextTokens = *cu.Tokens
+			}
+			if cu.Percent != nil {
+				st.ContextPercent = *cu.Percent
+			}
+		}
+	}
+	if u := s.liveUsage; u != nil {
+		// While a reply streams, the provider's running count is fresher.
+		st.TokensOut += u.Output
+	}
+	if st.ContextWindow == 0 && s.model != nil {
+		st.ContextWindow = s.model.ContextWindow
+	}
+	if len(s.extStatus) > 0 {
+		st.Extension = make(map[string]string, len(s.extStatus))
+		for k, v := range s.extStatus {
+			st.Extension[k] = v
+		}
+	}
+	return st
+}
