@@ -11,10 +11,10 @@ type View struct {
 	// Rev changes whenever anything in the session does.
 	Rev uint64
 
-	Items   []widgets.ChatItem
-	chatRev uint64
-	liveVer uint64
-	Cards   []widgets.ToolCard
+	Items    []widgets.ChatItem
+	chatRev  uint64
+	liveVer  uint64
+	Cards    []widgets.ToolCard
 	toolsRev uint64
 
 	Status             widgets.Status
