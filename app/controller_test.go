@@ -1,0 +1,215 @@
+package app
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"knightcode.ai/desktop/rpcconn"
+	"knightcode.ai/desktop/rpcconn/rpctest"
+	"knightcode.ai/desktop/widgets"
+)
+
+func TestMain(m *testing.M) {
+	rpctest.RunIfChild()
+	os.Exit(m.Run())
+}
+
+// recordingUI is the window as the controller sees it, recording calls.
+type recordingUI struct {
+	mu       sync.Mutex
+	dialogs  []*rpcconn.ExtensionUIRequest
+	drafts   []string
+	editor   []string
+	failures []error
+	closed   int
+}
+
+func (u *recordingUI) Invalidate() {}
+func (u *recordingUI) ConnectFailed(err error) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.failures = append(u.failures, err)
+}
+func (u *recordingUI) ShowDialog(r *rpcconn.ExtensionUIRequest) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.dialogs = append(u.dialogs, r)
+}
+func (u *recordingUI) CloseDialogs() {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.closed++
+}
+func (u *recordingUI) SetEditorText(text string) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.editor = append(u.editor, text)
+}
+func (u *recordingUI) RestoreDraft(text string) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.drafts = append(u.drafts, text)
+}
+
+func (u *recordingUI) snapshot() recordingUI {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return recordingUI{dialogs: append([]*rpcconn.ExtensionUIRequest(nil), u.dialogs...), drafts: append([]string(nil), u.drafts...),
+		editor: append([]string(nil), u.editor...), failures: append([]error(nil), u.failures...), closed: u.closed}
+}
+
+func startController(t *testing.T, args ...string) (*Controller, *Session, *recordingUI) {
+	t.Helper()
+	path, env := rpctest.Command()
+	s := NewSession()
+	ui := &recordingUI{}
+	c := NewController(s, ui, rpcconn.Options{Path: path, Env: env, Args: args, Dir: t.TempDir()})
+	c.Start()
+	t.Cleanup(c.Shutdown)
+	eventually(t, "connected with models", func() bool {
+		v := s.View(nil)
+		return v.Conn == ConnReady && len(v.Models) > 0 && len(v.Levels) > 0
+	})
+	return c, s, ui
+}
+
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting: %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func lastItem(s *Session) widgets.ChatItem {
+	v := s.View(nil)
+	if len(v.Items) == 0 {
+		return widgets.ChatItem{}
+	}
+	return v.Items[len(v.Items)-1]
+}
+
+func TestControllerChatsAndSwitchesModels(t *testing.T) {
+	c, s, _ := startController(t)
+	c.Send("hello [[markdown]]", nil, false)
+	eventually(t, "reply settled", func() bool {
+		v := s.View(nil)
+		return len(v.Items) >= 2 && !v.Running && v.Items[len(v.Items)-1].Kind == widgets.ChatAssistant && !v.Items[len(v.Items)-1].Streaming
+	})
+	eventually(t, "stats after the run", func() bool { return s.View(nil).Status.TokensIn > 0 })
+
+	var thinker rpcconn.Model
+	for _, m := range s.Models() {
+		if m.Reasoning {
+			thinker = m
+		}
+	}
+	c.SelectModel(thinker.Provider, thinker.ID)
+	eventually(t, "thinking levels of the reasoning model", func() bool {
+		v := s.View(nil)
+		return v.ModelID == thinker.ID && len(v.Levels) == 7
+	})
+	c.SelectThinking("high")
+	eventually(t, "thinking high", func() bool { return s.Thinking() == "high" })
+	c.CycleThinking()
+	eventually(t, "thinking cycled", func() bool { return s.Thinking() == "xhigh" })
+	c.CycleModel()
+	eventually(t, "model cycled", func() bool { return s.View(nil).ModelID != thinker.ID })
+	c.NewSession()
+	eventually(t, "empty transcript", func() bool { return len(s.View(nil).Items) == 0 })
+}
+
+func TestControllerEscapeRestoresQueuedTexts(t *testing.T) {
+	c, s, ui := startController(t)
+	c.Send("[[slow:100]] [[long:50]]", nil, false)
+	eventually(t, "running", s.Running)
+	c.Send("steer me", nil, false)
+	c.Send("follow me", nil, true)
+	eventually(t, "queued", func() bool {
+		v := s.View(nil)
+		return len(v.Steering) == 1 && len(v.FollowUp) == 1
+	})
+	c.Escape()
+	eventually(t, "stopped", func() bool { return !s.Running() })
+	got := ui.snapshot().drafts
+	if len(got) != 1 || got[0] != "steer me\n\nfollow me" {
+		t.Fatalf("restored drafts %q", got)
+	}
+	for _, it := range s.View(nil).Items {
+		if it.Kind == widgets.ChatAssistant && it.StopReason == "aborted" {
+			return
+		}
+	}
+	t.Fatal("no aborted reply in the transcript")
+}
+
+func TestControllerKeepsDraftWhenSendFails(t *testing.T) {
+	c, s, ui := startController(t)
+	c.Send("[[slow:100]] [[long:20]]", nil, false)
+	eventually(t, "running", s.Running)
+	// Once the agent is gone, sending must hand the text back.
+	c.current().Close()
+	eventually(t, "exited", func() bool { return s.View(nil).Conn == ConnExited })
+	c.Send("precious draft", nil, false)
+	if d := ui.snapshot().drafts; len(d) != 1 || d[0] != "precious draft" {
+		t.Fatalf("drafts %q", d)
+	}
+}
+
+func TestControllerRestartResumesSession(t *testing.T) {
+	dir := t.TempDir()
+	c, s, ui := startController(t, "--session-dir", dir)
+	c.Send("remember me", nil, false)
+	eventually(t, "reply", func() bool { v := s.View(nil); return len(v.Items) >= 2 && !v.Running })
+	file := s.SessionFile()
+	if file == "" {
+		t.Fatal("the fake agent kept no session file")
+	}
+	c.Send("[[crash]] [[long:20]]", nil, false)
+	eventually(t, "crashed", func() bool { return s.View(nil).Conn == ConnExited })
+	if ui.snapshot().closed == 0 {
+		t.Fatal("dialogs not closed on exit")
+	}
+	c.Restart()
+	eventually(t, "resumed", func() bool {
+		v := s.View(nil)
+		return v.Conn == ConnReady && len(v.Items) > 0 && v.Items[0].Text == "remember me"
+	})
+	if got := s.SessionFile(); got != file {
+		t.Fatalf("resumed %q, want %q", got, file)
+	}
+}
+
+func TestControllerReportsStartFailure(t *testing.T) {
+	s := NewSession()
+	ui := &recordingUI{}
+	c := NewController(s, ui, rpcconn.Options{Path: filepath.Join(t.TempDir(), "missing-agent")})
+	c.Start()
+	t.Cleanup(c.Shutdown)
+	eventually(t, "failure", func() bool { return len(ui.snapshot().failures) == 1 })
+	if err := ui.snapshot().failures[0]; !strings.Contains(err.Error(), "agent not found") {
+		t.Fatalf("failure %v", err)
+	}
+	if v := s.View(nil); v.Conn != ConnFailed {
+		t.Fatalf("conn %v", v.Conn)
+	}
+}
+
+func TestControllerForwardsDialogs(t *testing.T) {
+	c, s, ui := startController(t)
+	c.Send("[[ext:confirm]]", nil, false)
+	eventually(t, "dialog", func() bool { return len(ui.snapshot().dialogs) == 1 })
+	d := ui.snapshot().dialogs[0]
+	c.Respond(d.ID, rpcconn.AnswerConfirmed(true))
+	eventually(t, "answered", func() bool {
+		it := lastItem(s)
+		return it.Kind == widgets.ChatAssistant && !it.Streaming && len(it.Blocks) > 0 && strings.Contains(it.Blocks[len(it.Blocks)-1].Text, "answered")
+	})
+}
