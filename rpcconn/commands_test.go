@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -424,18 +425,19 @@ func TestCorrelationSurvivesOddResponses(t *testing.T) {
 	}
 
 	// A call given up by its caller: its late answer is dropped quietly.
-	// The agent holds stdout for 400 ms, so get_state waits longer than
-	// its caller does.
-	if err := c.Prompt(ctx, Prompt{Message: "[[stall:400]] [[long:5]]"}); err != nil {
-		t.Fatal(err)
-	}
-	// The stall starts after the second delta.
-	collectUntil(t, c, isType(TypeMessageUpdate))
-	collectUntil(t, c, isType(TypeMessageUpdate))
+	// A stopped agent answers only after it is continued.
+	syscall.Kill(c.PID(), syscall.SIGSTOP)
 	short, cancel := contextWithTimeout(50 * time.Millisecond)
 	defer cancel()
-	if _, err := c.GetState(short); !errors.Is(err, errDeadline) {
-		t.Fatalf("stalled get_state: %v", err)
+	_, err := c.GetState(short)
+	syscall.Kill(c.PID(), syscall.SIGCONT)
+	if !errors.Is(err, errDeadline) {
+		t.Fatalf("get_state of a stopped agent: %v", err)
+	}
+	// Responses come in order of handling here, so once this answers the
+	// late one has been read too.
+	if err := c.Prompt(ctx, Prompt{Message: "after"}); err != nil {
+		t.Fatal(err)
 	}
 	evs = collectUntil(t, c, isType(TypeAgentSettled))
 	if pes := find[*ProtocolError](evs); len(pes) > 0 {
