@@ -1,0 +1,124 @@
+package rpctest
+
+import (
+	"fmt"
+	"strings"
+)
+
+// toolOutcome is what the next turn's reply reports about a tool call.
+type toolOutcome struct {
+	name, arg string
+	exitCode  int
+	lines     int
+	isError   bool
+}
+
+func (o toolOutcome) summary() string {
+	if o.name == "bash" {
+		return fmt.Sprintf("Done: `%s` exited with code %d after %d line(s) of output.", o.arg, o.exitCode, o.lines)
+	}
+	return fmt.Sprintf("Done: the %s tool finished (error: %v).", o.name, o.isError)
+}
+
+func toolArgs(t toolSpec) map[string]any {
+	switch t.name {
+	case "bash":
+		return map[string]any{"command": t.arg}
+	case "read", "ls":
+		return map[string]any{"path": t.arg}
+	case "write":
+		return map[string]any{"path": t.arg, "content": "written by the fake agent\n"}
+	case "edit":
+		return map[string]any{"path": t.arg, "oldText": "before", "newText": "after"}
+	}
+	return map[string]any{"input": t.arg}
+}
+
+// runTools executes the message's tool calls in order, each with a start,
+// several updates whose partialResult grows, an end and a toolResult message.
+func (a *agent) runTools(r *run, am *assistantMessage) ([]any, []toolOutcome) {
+	results := []any{} // turn_end's toolResults is [] without tools, never null
+	var outcomes []toolOutcome
+	for _, c := range am.Content {
+		call, ok := c.(*toolCallContent)
+		if !ok {
+			continue
+		}
+		res, o := a.runTool(r, call)
+		results = append(results, res)
+		outcomes = append(outcomes, o)
+		if r.ctx.Err() != nil {
+			break
+		}
+	}
+	return results, outcomes
+}
+
+func (a *agent) runTool(r *run, call *toolCallContent) (toolResultMessage, toolOutcome) {
+	a.emit(obj("type", "tool_execution_start", "toolCallId", call.ID, "toolName", call.Name, "args", call.Arguments))
+	arg := fmt.Sprint(call.Arguments["command"])
+	o := toolOutcome{name: call.Name, arg: arg}
+	var output string
+	if call.Name == "bash" {
+		sr := fakeShell(arg, a.cwd)
+		output, o.exitCode = sr.output, sr.exitCode
+		if !sleepCtx(r.ctx, sr.wait) {
+			output = ""
+		}
+	} else {
+		o.arg = fmt.Sprint(call.Arguments["path"])
+		output = fmt.Sprintf("fake %s result for %v\n", call.Name, call.Arguments)
+	}
+	o.lines = strings.Count(output, "\n")
+	if o.exitCode != 0 {
+		output += fmt.Sprintf("\nCommand exited with code %d", o.exitCode)
+		o.isError = true
+	}
+	details := obj("truncation", nil, "fullOutputPath", nil)
+	update := func(partial object) {
+		a.emit(obj("type", "tool_execution_update", "toolCallId", call.ID, "toolName", call.Name,
+			"args", call.Arguments, "partialResult", partial))
+	}
+	if a.opts.Older {
+		update(obj("content", []any{}))
+	}
+	var sofar strings.Builder
+	for _, piece := range growingPieces(output) {
+		if !sleepCtx(r.ctx, a.opts.Delay) {
+			sofar.WriteString("\n\nCommand aborted")
+			o.isError = true
+			break
+		}
+		sofar.WriteString(piece)
+		update(obj("content", []any{textContent{"text", sofar.String()}}, "details", details))
+	}
+	content := []any{textContent{"text", sofar.String()}}
+	a.emit(obj("type", "tool_execution_end", "toolCallId", call.ID, "toolName", call.Name,
+		"result", obj("content", content, "details", details), "isError", o.isError))
+	msg := toolResultMessage{Role: "toolResult", ToolCallID: call.ID, ToolName: call.Name,
+		Content: content, Details: details, IsError: o.isError, Timestamp: nowMillis()}
+	a.emit(obj("type", "message_start", "message", msg))
+	a.mu.Lock()
+	a.sess.appendMessage(msg)
+	a.mu.Unlock()
+	a.emit(obj("type", "message_end", "message", msg))
+	return msg, o
+}
+
+// growingPieces cuts tool output into at least three and at most about
+// twenty pieces, so a client always sees partialResult grow a few times.
+func growingPieces(output string) []string {
+	lines := strings.SplitAfter(output, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if len(lines) < 3 {
+		return splitRunes(output, 3)
+	}
+	per := (len(lines) + 19) / 20
+	var pieces []string
+	for i := 0; i < len(lines); i += per {
+		pieces = append(pieces, strings.Join(lines[i:min(i+per, len(lines))], ""))
+	}
+	return pieces
+}
