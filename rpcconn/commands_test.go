@@ -426,7 +426,7 @@ func TestCorrelationSurvivesOddResponses(t *testing.T) {
 
 	// A call given up by its caller: its late answer is dropped quietly.
 	// A stopped agent answers only after it is continued.
-	syscall.Kill(c.PID(), syscall.SIGSTOP)
+	stopProcess(t, c.PID())
 	short, cancel := contextWithTimeout(50 * time.Millisecond)
 	defer cancel()
 	_, err := c.GetState(short)

@@ -24,6 +24,9 @@ type Options struct {
 	Dir string
 	// Env is extra environment (KEY=VALUE), on top of ours.
 	Env []string
+	// ExactEnv makes Env the agent's whole environment, for hermetic runs
+	// (tests) where none of our variables — API keys, proxies — may leak.
+	ExactEnv bool
 	// StartTimeout bounds the wait for the agent's first answer (60 s).
 	StartTimeout time.Duration
 	// StopGrace is how long Close waits after closing stdin before SIGTERM
@@ -153,6 +156,9 @@ func (c *Conn) spawn() error {
 	cmd := exec.Command(c.path, args...)
 	cmd.Dir = c.opts.Dir
 	cmd.Env = append(os.Environ(), c.opts.Env...)
+	if c.opts.ExactEnv {
+		cmd.Env = c.opts.Env
+	}
 	cmd.Stderr = c.stderr
 	cmd.WaitDelay = drainGrace
 	isolate(cmd)

@@ -202,9 +202,7 @@ func TestDeathFailsPendingCallsAtOnce(t *testing.T) {
 	ctx := testContext(t)
 	// A stopped agent cannot answer, so get_state stays pending until the
 	// process is killed from outside.
-	if err := syscall.Kill(c.PID(), syscall.SIGSTOP); err != nil {
-		t.Fatal(err)
-	}
+	stopProcess(t, c.PID())
 	go func() {
 		time.Sleep(200 * time.Millisecond)
 		syscall.Kill(c.PID(), syscall.SIGKILL)

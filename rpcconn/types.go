@@ -370,8 +370,8 @@ func (c Command) FilePath() string {
 	return c.Path
 }
 
-// Scope is the command's location ("user", "project", "path"), from either
-// protocol generation.
+// Scope is the command's location ("user", "project", "path"; older agents
+// also say "temporary" for one loaded with -e), from either generation.
 func (c Command) Scope() string {
 	if c.Location == "" && c.SourceInfo != nil {
 		return c.SourceInfo.Scope
