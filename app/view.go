@@ -89,8 +89,7 @@ func (s *Session) liveItem(it widgets.ChatItem) widgets.ChatItem {
 
 func (s *Session) cards() []widgets.ToolCard {
 	cards := make([]widgets.ToolCard, 0, len(s.toolOrder))
-	for i := len(s.toolOrder) - 1; i >= 0; i-- {
-		id := s.toolOrder[i]
+	for _, id := range s.toolOrder {
 		r, m := s.tools.Get(id), s.toolMeta[id]
 		if r == nil || m == nil {
 			continue
@@ -132,11 +131,13 @@ func (s *Session) status() widgets.Status {
 	case ConnReady:
 		st.Connection, st.Connected = "Connected", true
 	case ConnExited:
+		st.Exited = true
 		st.Connection = "Agent exited"
 		if s.exit != nil {
 			st.Connection += " (" + s.exit.Status() + ")"
 		}
 	case ConnFailed:
+		st.Exited = true
 		st.Connection = "Not connected"
 	}
 	if s.connDetail != "" {

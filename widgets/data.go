@@ -160,4 +160,8 @@ type Status struct {
 	Activity string
 	// Extension status entries by key, shown as plain text.
 	Extension map[string]string
+
+	// Exited says the agent process is gone (it crashed or quit): the
+	// connection shows in the error colour rather than as starting.
+	Exited bool
 }

@@ -1,0 +1,198 @@
+package app
+
+import (
+	"fmt"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"knightcode.ai/desktop/rpcconn"
+)
+
+// dialogQueue shows extension dialogs one at a time, in arrival order. All
+// its methods run on the UI goroutine. Answers go out through respond,
+// which never blocks (the controller sends on a goroutine).
+type dialogQueue struct {
+	parent  fyne.Window
+	respond func(id string, answer rpcconn.UIAnswer)
+
+	pending []*rpcconn.ExtensionUIRequest
+	current *openDialog
+}
+
+type openDialog struct {
+	req      *rpcconn.ExtensionUIRequest
+	dlg      dialog.Dialog
+	answered bool
+	ticker   *time.Ticker
+	stop     chan struct{}
+	// countdownLabel shows the time left before the agent's timeout.
+	countdownLabel *widget.Label
+}
+
+// Add queues a request; it shows at once when no other dialog is open.
+func (q *dialogQueue) Add(req *rpcconn.ExtensionUIRequest) {
+	q.pending = append(q.pending, req)
+	if q.current == nil {
+		q.next()
+	}
+}
+
+// CloseAll closes every dialog without answering: the agent that asked is
+// gone, or has already resolved them.
+func (q *dialogQueue) CloseAll() {
+	q.pending = nil
+	if d := q.current; d != nil {
+		d.answered = true
+		q.finish(d)
+	}
+}
+
+func (q *dialogQueue) next() {
+	if len(q.pending) == 0 {
+		q.current = nil
+		return
+	}
+	req := q.pending[0]
+	q.pending = q.pending[1:]
+	d := &openDialog{req: req, stop: make(chan struct{})}
+	q.current = d
+	d.dlg = q.build(d)
+	d.dlg.SetOnClosed(func() {
+		// Closing the dialog any other way than its buttons is a cancel.
+		if !d.answered {
+			d.answered = true
+			q.respond(req.ID, rpcconn.AnswerCancelled())
+		}
+		q.finish(d)
+	})
+	d.dlg.Show()
+	if req.TimeoutMs > 0 {
+		q.countdown(d)
+	}
+}
+
+// answer sends the user's answer once and closes the dialog.
+func (q *dialogQueue) answer(d *openDialog, a rpcconn.UIAnswer) {
+	if d.answered {
+		return
+	}
+	d.answered = true
+	q.respond(d.req.ID, a)
+	d.dlg.Hide()
+}
+
+func (q *dialogQueue) finish(d *openDialog) {
+	if q.current != d {
+		return
+	}
+	close(d.stop)
+	if d.ticker != nil {
+		d.ticker.Stop()
+	}
+	d.dlg.Hide()
+	q.current = nil
+	q.next()
+}
+
+func (q *dialogQueue) build(d *openDialog) dialog.Dialog {
+	req := d.req
+	title := plain(req.Title)
+	if title == "" {
+		title = "The agent asks"
+	}
+	// Extensions' text is shown as plain text, never as markup.
+	message := widget.NewLabel(plain(req.Message))
+	message.Wrapping = fyne.TextWrapWord
+	content := container.NewVBox()
+	if req.Message != "" {
+		content.Add(message)
+	}
+	d.countdownLabel = widget.NewLabel("")
+	switch req.Method {
+	case rpcconn.UIConfirm:
+		content.Add(d.countdownLabel)
+		return dialog.NewCustomConfirm(title, "Yes", "No", content, func(yes bool) {
+			q.answer(d, rpcconn.AnswerConfirmed(yes))
+		}, q.parent)
+	case rpcconn.UISelect:
+		list := widget.NewRadioGroup(req.Options, nil)
+		content.Add(container.NewVScroll(list))
+		content.Add(d.countdownLabel)
+		dlg := dialog.NewCustomConfirm(title, "Choose", "Cancel", content, func(ok bool) {
+			if ok && list.Selected != "" {
+				q.answer(d, rpcconn.AnswerValue(list.Selected))
+			} else {
+				q.answer(d, rpcconn.AnswerCancelled())
+			}
+		}, q.parent)
+		return dlg
+	case rpcconn.UIEditor:
+		entry := widget.NewMultiLineEntry()
+		entry.SetText(req.Prefill)
+		entry.SetMinRowsVisible(10)
+		content.Add(entry)
+		content.Add(d.countdownLabel)
+		dlg := dialog.NewCustomConfirm(title, "Save", "Cancel", content, func(ok bool) {
+			if ok {
+				q.answer(d, rpcconn.AnswerValue(entry.Text))
+			} else {
+				q.answer(d, rpcconn.AnswerCancelled())
+			}
+		}, q.parent)
+		dlg.Resize(fyne.NewSize(560, 420))
+		return dlg
+	default: // input
+		entry := widget.NewEntry()
+		entry.SetPlaceHolder(plain(req.Placeholder))
+		entry.SetText(req.Prefill)
+		content.Add(entry)
+		content.Add(d.countdownLabel)
+		dlg := dialog.NewCustomConfirm(title, "OK", "Cancel", content, func(ok bool) {
+			if ok {
+				q.answer(d, rpcconn.AnswerValue(entry.Text))
+			} else {
+				q.answer(d, rpcconn.AnswerCancelled())
+			}
+		}, q.parent)
+		entry.OnSubmitted = func(string) { q.answer(d, rpcconn.AnswerValue(entry.Text)) }
+		return dlg
+	}
+}
+
+// countdown shows the time left and closes the dialog when the agent's
+// timeout passes: the agent has then answered itself with its default, so
+// nothing is sent late.
+func (q *dialogQueue) countdown(d *openDialog) {
+	deadline := time.Now().Add(time.Duration(d.req.TimeoutMs) * time.Millisecond)
+	show := func() bool {
+		left := time.Until(deadline)
+		if left <= 0 {
+			d.answered = true
+			q.finish(d)
+			return false
+		}
+		d.countdownLabel.SetText(fmt.Sprintf("Closes in %d s", int(left.Seconds()+0.999)))
+		return true
+	}
+	show()
+	d.ticker = time.NewTicker(200 * time.Millisecond)
+	ticker, stop := d.ticker, d.stop
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			case <-ticker.C:
+				fyne.Do(func() {
+					if q.current == d {
+						show()
+					}
+				})
+			}
+		}
+	}()
+}

@@ -1,0 +1,75 @@
+package app
+
+import (
+	"fmt"
+	"slices"
+
+	"knightcode.ai/desktop/widgets"
+)
+
+// sameBacking reports whether two slices are the very same data: a View
+// reuses its predecessor's slices for what did not change.
+func sameBacking[T any](a, b []T) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// draw pushes the session's current state into the widgets. It runs on the
+// UI goroutine, at most once per frame, and touches only what changed.
+func (w *Window) draw() {
+	prev := w.drawn
+	first := prev.Rev == 0
+	v := w.session.View(&prev)
+	if !first && v.Rev == prev.Rev {
+		return
+	}
+	if first || !sameBacking(v.Items, prev.Items) {
+		w.chat.SetItems(v.Items)
+	}
+	if first || !sameBacking(v.Cards, prev.Cards) {
+		w.sidebar.SetCards(v.Cards)
+	}
+	w.status.SetStatus(v.Status)
+	if first || !slices.Equal(v.Models, prev.Models) {
+		w.models.SetModels(v.Models)
+	}
+	w.models.SetCurrent(v.ModelProvider, v.ModelID)
+	if first || !slices.Equal(v.Levels, prev.Levels) {
+		w.thinking.SetLevels(v.Levels)
+	}
+	w.thinking.SetCurrent(v.Thinking)
+	w.prompt.SetStreaming(v.Running)
+	if first || !slices.Equal(v.Steering, prev.Steering) || !slices.Equal(v.FollowUp, prev.FollowUp) {
+		w.prompt.SetQueue(v.Steering, v.FollowUp)
+	}
+	if v.SessionName != prev.SessionName || first {
+		w.name.SetText(v.SessionName)
+	}
+	if title := windowTitle(v); title != w.win.Title() {
+		w.win.SetTitle(title)
+	}
+	if v.Exit != prev.Exit {
+		w.showExit(v)
+	}
+	w.drawn = v
+}
+
+func windowTitle(v View) string {
+	switch {
+	case v.Title != "":
+		return v.Title + " — " + appTitle
+	case v.SessionName != "":
+		return appTitle + " — " + v.SessionName
+	}
+	return appTitle
+}
+
+// showExit puts up the banner for an agent that ended while the window is
+// open; the transcript and the draft stay as they are.
+func (w *Window) showExit(v View) {
+	if v.Exit == nil || v.Exit.Expected {
+		w.banner.Hide()
+		return
+	}
+	w.banner.SetMessage(fmt.Sprintf("The KnightCode agent exited — %s", v.Exit.Status()), v.Exit.StderrTail, widgets.NoticeError)
+	w.banner.Show()
+}

@@ -1,0 +1,78 @@
+package app
+
+import (
+	"os"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+	native "github.com/sqweek/dialog"
+)
+
+// showFirstRun replaces the chat with a panel that explains what is missing
+// and lets the user pick the agent binary.
+func (w *Window) showFirstRun() {
+	title := widget.NewLabelWithStyle("No KnightCode agent found", fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
+	title.SizeName = theme.SizeNameHeadingText
+	explain := widget.NewLabel("KnightCode Desktop is a window for the KnightCode coding agent, a command-line " +
+		"program that talks to language models and runs tools in your project. The window starts the agent " +
+		"itself, so it needs to know where its executable is.\n\n" +
+		"It looked for: the agent chosen in Settings, \"knightcode\" next to this app, and \"knightcode\" " +
+		"or \"pi\" (the agent's public twin, npm package @mariozechner/pi-coding-agent) on your PATH.")
+	explain.Wrapping = fyne.TextWrapWord
+	choose := widget.NewButtonWithIcon("Choose the agent executable…", theme.FolderOpenIcon(), w.chooseAgent)
+	choose.Importance = widget.HighImportance
+	panel := container.NewVBox(title, explain, container.NewCenter(choose))
+	w.firstRun = container.NewCenter(container.NewGridWrap(fyne.NewSize(560, 300), panel))
+	w.win.SetContent(container.NewBorder(nil, w.status, nil, nil, w.firstRun))
+	w.session.SetConn(ConnFailed, "no agent")
+	w.Invalidate()
+}
+
+// chooseAgent asks for the binary with the platform's file dialog, falling
+// back to Fyne's where there is none.
+func (w *Window) chooseAgent() {
+	go func() {
+		path, err := native.File().Title("Choose the KnightCode agent").Load()
+		fyne.Do(func() {
+			switch {
+			case err == nil:
+				w.useAgent(path)
+			case err == native.ErrCancelled:
+			default:
+				w.chooseAgentInWindow()
+			}
+		})
+	}()
+}
+
+func (w *Window) chooseAgentInWindow() {
+	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+		if err != nil || r == nil {
+			return
+		}
+		r.Close()
+		w.useAgent(r.URI().Path())
+	}, w.win)
+	if home, err := os.UserHomeDir(); err == nil {
+		if l, err := storage.ListerForURI(storage.NewFileURI(home)); err == nil {
+			d.SetLocation(l)
+		}
+	}
+	d.Show()
+}
+
+// useAgent remembers the chosen binary and starts it.
+func (w *Window) useAgent(path string) {
+	if !isExecutableFile(path) {
+		dialog.ShowInformation("Not an executable", path+" cannot be run. Choose the agent's executable file.", w.win)
+		return
+	}
+	w.settings.AgentPath = path
+	w.settings.Save(w.app.Preferences())
+	w.build()
+	w.connect()
+}

@@ -1,0 +1,46 @@
+package app
+
+import (
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"fyne.io/fyne/v2"
+	fyneapp "fyne.io/fyne/v2/app"
+
+	"knightcode.ai/desktop/assets"
+)
+
+// AppID is the application's identity for preferences and the desktop.
+const AppID = "ai.knightcode.desktop"
+
+// Run parses the command line, opens the window and returns when the window
+// has closed and the agent has stopped; the result is the exit status.
+func Run(args []string) int {
+	flags, err := ParseFlags(args, os.Stderr)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	a := fyneapp.NewWithID(AppID)
+	a.SetIcon(assets.Icon)
+	a.Settings().SetTheme(newAppTheme(LoadSettings(a.Preferences())))
+	w := NewWindow(a, flags)
+	w.Window().SetIcon(assets.Icon)
+
+	// SIGTERM and SIGINT close the window the same way the close button
+	// does, so the agent is shut down cleanly.
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
+	go func() {
+		if _, ok := <-signals; ok {
+			fyne.Do(w.Quit)
+		}
+	}()
+	w.Window().ShowAndRun()
+	signal.Stop(signals)
+	close(signals)
+	w.shutdown()
+	return 0
+}

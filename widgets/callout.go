@@ -1,0 +1,67 @@
+package widgets
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// noteLine is an icon beside a line of plain text in one colour, on a tint
+// of that colour when it needs attention: reply errors and notices.
+type noteLine struct {
+	widget.BaseWidget
+	icon     *canvas.Image
+	text     *textFlow
+	bg       *canvas.Rectangle
+	iconName fyne.ThemeIconName
+	color    fyne.ThemeColorName
+	tinted   bool
+}
+
+func newNoteLine(iconName fyne.ThemeIconName, col fyne.ThemeColorName, text string, tinted bool) *noteLine {
+	c := &noteLine{icon: &canvas.Image{FillMode: canvas.ImageFillContain}, bg: canvas.NewRectangle(nil),
+		iconName: iconName, color: col, tinted: tinted}
+	c.text = newPlainFlow(text, fyne.TextStyle{}, "", col)
+	c.ExtendBaseWidget(c)
+	c.restyle()
+	return c
+}
+
+func (c *noteLine) metrics() (pad, icon, gap float32) {
+	th := c.Theme()
+	pad = 0
+	if c.tinted {
+		pad = th.Size(theme.SizeNameInnerPadding)
+	}
+	return pad, th.Size(theme.SizeNameInlineIcon) - 2, th.Size(theme.SizeNamePadding) * 2
+}
+
+func (c *noteLine) heightAt(width float32) float32 {
+	pad, icon, gap := c.metrics()
+	return max(icon, c.text.heightAt(width-2*pad-icon-gap)) + 2*pad
+}
+
+func (c *noteLine) CreateRenderer() fyne.WidgetRenderer { return &selfRenderer{w: c} }
+
+func (c *noteLine) restyle() {
+	th := c.Theme()
+	c.icon.Resource = theme.NewColoredResource(th.Icon(c.iconName), c.color)
+	c.bg.FillColor = withAlpha(resolveColor(th, c.color), 0x1f)
+	c.bg.CornerRadius = th.Size(theme.SizeNameInputRadius)
+	c.bg.Hidden = !c.tinted
+}
+
+func (c *noteLine) layout(size fyne.Size) {
+	pad, icon, gap := c.metrics()
+	c.bg.Resize(size)
+	c.icon.Move(fyne.NewPos(pad, pad))
+	c.icon.Resize(fyne.NewSquareSize(icon))
+	tw := size.Width - 2*pad - icon - gap
+	c.text.Move(fyne.NewPos(pad+icon+gap, pad))
+	c.text.Resize(fyne.NewSize(tw, c.text.heightAt(tw)))
+}
+
+func (c *noteLine) objects() []fyne.CanvasObject {
+	return []fyne.CanvasObject{c.bg, c.icon, c.text}
+}

@@ -1,0 +1,285 @@
+package widgets
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+)
+
+func TestChatViewTranscript(t *testing.T) {
+	newMDTestApp(t)
+	cv := NewChatView()
+	w := test.NewTempWindow(t, cv)
+	w.Resize(fyne.NewSize(760, 2300))
+	cv.SetItems(sampleTranscript())
+	test.AssertRendersToMarkup(t, "chatview_transcript.xml", w.Canvas())
+}
+
+// streamedReply is the states a reply goes through while it streams: its
+// thinking grows, a tool call runs, then its markdown arrives in chunks.
+func streamedReply(final string) []ChatItem {
+	var states []ChatItem
+	rev := uint64(1)
+	add := func(streaming bool, blocks ...ChatBlock) {
+		rev++
+		states = append(states, ChatItem{ID: "a", Kind: ChatAssistant, Revision: rev, Meta: "Fake Thinker · 12:04",
+			Streaming: streaming, Blocks: blocks})
+	}
+	thinking := "Reading the handler.\nIt never closes the body."
+	for i := 1; i <= len(thinking); i += 7 {
+		add(true, ChatBlock{Kind: BlockThinking, Text: thinking[:i]})
+	}
+	think := ChatBlock{Kind: BlockThinking, Text: thinking}
+	call := ChatBlock{Kind: BlockToolCall, ToolCallID: "t1", ToolName: "read", ArgsSummary: "main.go"}
+	for _, s := range []ToolStatus{ToolPending, ToolRunning, ToolDone} {
+		call.ToolStatus = s
+		add(true, think, call)
+	}
+	for i := 1; i < len(final); i += 1 + i%13 {
+		add(true, think, call, ChatBlock{Kind: BlockText, Text: final[:i]})
+	}
+	add(false, think, call, ChatBlock{Kind: BlockText, Text: final})
+	return states
+}
+
+// streamAndLoad shows a reply once as it streams and once loaded whole,
+// in windows of the given size, and returns both views and windows.
+func streamAndLoad(t *testing.T, size fyne.Size) (streamed, complete *ChatView, ws, wc fyne.Window) {
+	user := ChatItem{ID: "u", Kind: ChatUser, Revision: 1, Text: "Why does it leak?"}
+	states := streamedReply(markdownDocument)
+
+	streamed = NewChatView()
+	ws = test.NewTempWindow(t, streamed)
+	ws.Resize(size)
+	items := []ChatItem{user, {}}
+	for _, s := range states {
+		items[1] = s // the caller reuses its slice between calls
+		streamed.SetItems(items)
+	}
+
+	complete = NewChatView()
+	wc = test.NewTempWindow(t, complete)
+	wc.Resize(size)
+	complete.SetItems([]ChatItem{user, states[len(states)-1]})
+	return streamed, complete, ws, wc
+}
+
+func TestChatViewStreamedMatchesComplete(t *testing.T) {
+	newMDTestApp(t)
+	_, _, ws, wc := streamAndLoad(t, fyne.NewSize(700, 1600))
+	want, got := test.RenderToMarkup(wc.Canvas()), test.RenderToMarkup(ws.Canvas())
+	if want != got {
+		t.Fatalf("streamed transcript differs from the complete one\n%s", markupDiff(want, got))
+	}
+	if !strings.Contains(got, "Last paragraph.") {
+		t.Fatal("the reply is not shown to its end")
+	}
+}
+
+// In a window shorter than the reply both views show its end. Rows above
+// differ only in whether they were ever measured, so the reply itself is
+// compared, and where it sits on screen.
+func TestChatViewStreamedMatchesCompleteScrolled(t *testing.T) {
+	newMDTestApp(t)
+	streamed, complete, _, _ := streamAndLoad(t, fyne.NewSize(700, 500))
+	if !streamed.atBottom() || !complete.atBottom() {
+		t.Fatal("both views should show the end of the reply")
+	}
+	rs, rc := streamed.bound[1], complete.bound[1]
+	if rs == nil || rc == nil {
+		t.Fatal("reply row not on screen")
+	}
+	want, got := test.RenderObjectToMarkup(rc.view), test.RenderObjectToMarkup(rs.view)
+	if want != got {
+		t.Fatalf("streamed reply differs from the complete one\n%s", markupDiff(want, got))
+	}
+	if bs, bc := rowBottomOnScreen(streamed, 1), rowBottomOnScreen(complete, 1); bs != bc {
+		t.Fatalf("reply ends at %v on screen, want %v", bs, bc)
+	}
+}
+
+func TestChatViewStaysPutWhenScrolledUp(t *testing.T) {
+	newMDTestApp(t)
+	cv := NewChatView()
+	w := test.NewTempWindow(t, cv)
+	w.Resize(fyne.NewSize(700, 500))
+	items := manyItems(40, 600)
+	cv.SetItems(items)
+	bottom := cv.list.GetScrollOffset()
+	if bottom <= 0 {
+		t.Fatal("a long transcript should open at its end")
+	}
+	cv.list.ScrollToOffset(bottom / 2)
+	items = append(items, ChatItem{ID: "new", Kind: ChatAssistant, Revision: 1, Blocks: []ChatBlock{{Kind: BlockText, Text: "more"}}})
+	cv.SetItems(items)
+	if got := cv.list.GetScrollOffset(); got != bottom/2 {
+		t.Fatalf("view moved to %v while the user was reading at %v", got, bottom/2)
+	}
+	cv.ScrollToBottom()
+	items[len(items)-1].Revision++
+	items[len(items)-1].Blocks = []ChatBlock{{Kind: BlockText, Text: strings.Repeat("much more text ", 200)}}
+	cv.SetItems(items)
+	if !cv.atBottom() {
+		t.Fatal("view did not follow new content after ScrollToBottom")
+	}
+}
+
+func TestChatViewRedrawsOnlyChangedItems(t *testing.T) {
+	newMDTestApp(t)
+	cv := NewChatView()
+	w := test.NewTempWindow(t, cv)
+	w.Resize(fyne.NewSize(700, 2000))
+	items := sampleTranscript()
+	cv.SetItems(items)
+	built := cv.viewsBuilt
+	views := map[string]itemView{}
+	cv.views.each(func(c *cachedView) { views[c.id] = c.view })
+
+	items[len(items)-1].Revision++
+	items[len(items)-1].Blocks[1].Text += " and the test"
+	cv.SetItems(items)
+	if cv.viewsBuilt != built {
+		t.Fatalf("%d views built for one changed entry", cv.viewsBuilt-built)
+	}
+	cv.views.each(func(c *cachedView) {
+		if views[c.id] != c.view {
+			t.Errorf("view of %s was replaced", c.id)
+		}
+	})
+}
+
+func TestChatViewToolChipTap(t *testing.T) {
+	newMDTestApp(t)
+	cv := NewChatView()
+	w := test.NewTempWindow(t, cv)
+	w.Resize(fyne.NewSize(700, 2000))
+	cv.SetItems(sampleTranscript())
+	var got string
+	cv.OnToolChipTapped = func(id string) { got = id }
+	reply := cv.views.get("a1").view.(*replyView)
+	chips := reply.parts[1].obj.(*chipRow)
+	test.Tap(chips.chips[1])
+	if got != "t2" {
+		t.Fatalf("tapped chip reported %q, want t2", got)
+	}
+}
+
+func TestChatViewThinkingExpands(t *testing.T) {
+	newMDTestApp(t)
+	cv := NewChatView()
+	w := test.NewTempWindow(t, cv)
+	w.Resize(fyne.NewSize(700, 2000))
+	cv.SetItems(sampleTranscript())
+	reply := cv.views.get("a1").view.(*replyView)
+	th := reply.parts[0].obj.(*thinkingView)
+	before := cv.heights[1]
+	test.Tap(th)
+	if !th.isOpen() || cv.heights[1] <= before {
+		t.Fatalf("thinking did not open: open=%v height %v -> %v", th.isOpen(), before, cv.heights[1])
+	}
+	if !strings.Contains(test.RenderToMarkup(w.Canvas()), "Let me look at the handler first.") {
+		t.Fatal("open thinking block does not show its text")
+	}
+}
+
+func TestChatViewCopyCopiesMarkdown(t *testing.T) {
+	a := newMDTestApp(t)
+	cv := NewChatView()
+	w := test.NewTempWindow(t, cv)
+	w.Resize(fyne.NewSize(700, 2000))
+	cv.SetItems(sampleTranscript())
+	test.Tap(cv.views.get("a1").view.(*replyView).copy)
+	if got := a.Clipboard().Content(); got != sampleReplyMarkdown {
+		t.Fatalf("copied %q", got)
+	}
+}
+
+// rowBottomOnScreen is where row i ends, measured from the top of the
+// list's viewport.
+func rowBottomOnScreen(cv *ChatView, i int) float32 {
+	pad := cv.list.Theme().Size(theme.SizeNamePadding)
+	y := float32(0)
+	for _, h := range cv.heights[:i+1] {
+		y += h + pad
+	}
+	return y - pad - cv.list.GetScrollOffset()
+}
+
+// manyItems is a transcript of n entries alternating prompts and replies
+// of about size bytes of markdown.
+func manyItems(n, size int) []ChatItem {
+	reply := longMarkdownReply(size)
+	items := make([]ChatItem, n)
+	for i := range items {
+		if i%2 == 0 {
+			items[i] = ChatItem{ID: fmt.Sprint("u", i), Kind: ChatUser, Revision: 1, Text: fmt.Sprintf("Question %d: what next?", i)}
+			continue
+		}
+		items[i] = ChatItem{ID: fmt.Sprint("a", i), Kind: ChatAssistant, Revision: 1, Meta: "Fake Thinker",
+			Blocks: []ChatBlock{{Kind: BlockText, Text: reply}}}
+	}
+	return items
+}
+
+func TestChatViewVirtualises(t *testing.T) {
+	newMDTestApp(t)
+	cv := NewChatView()
+	w := test.NewTempWindow(t, cv)
+	w.Resize(fyne.NewSize(800, 600))
+	cv.SetItems(manyItems(12000, 4096))
+
+	if cv.rowsBound > 8 || cv.viewsBuilt > 8 {
+		t.Fatalf("12,000 entries built %d views in %d rows; want a screenful", cv.viewsBuilt, cv.rowsBound)
+	}
+	if cv.rowsCreated > 40 {
+		t.Fatalf("list created %d rows", cv.rowsCreated)
+	}
+	if _, ok := cv.bound[11999]; !ok || !cv.atBottom() {
+		t.Fatal("a loaded session should show its end")
+	}
+	if end := rowBottomOnScreen(cv, 11999); end != cv.list.Size().Height {
+		t.Fatalf("last entry ends at %v, viewport is %v high", end, cv.list.Size().Height)
+	}
+	t.Logf("rows created %d, rows bound %d, views built %d", cv.rowsCreated, cv.rowsBound, cv.viewsBuilt)
+}
+
+func BenchmarkChatViewSetItems12k(b *testing.B) {
+	newMDTestApp(b)
+	items := manyItems(12000, 4096)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		cv := NewChatView()
+		w := test.NewWindow(cv)
+		w.Resize(fyne.NewSize(800, 600))
+		cv.SetItems(items)
+		b.StopTimer()
+		w.Close()
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/first-SetItems")
+}
+
+// BenchmarkChatViewStreamingIn12k is one frame of a reply streaming at the
+// end of a 12,000-entry session: the per-frame cost the UI pays.
+func BenchmarkChatViewStreamingIn12k(b *testing.B) {
+	newMDTestApp(b)
+	items := manyItems(12000, 4096)
+	cv := NewChatView()
+	w := test.NewWindow(cv)
+	defer w.Close()
+	w.Resize(fyne.NewSize(800, 600))
+	cv.SetItems(items)
+	reply := longMarkdownReply(64 * 1024)
+	cuts := streamCuts(reply, 6000, 2)
+	last := &items[len(items)-1]
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		last.Revision++
+		last.Blocks = []ChatBlock{{Kind: BlockText, Text: reply[:cuts[i%len(cuts)]]}}
+		cv.SetItems(items)
+	}
+}

@@ -1,0 +1,78 @@
+package widgets
+
+import (
+	"image/color"
+	"strings"
+
+	"github.com/alecthomas/chroma/v2"
+	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/alecthomas/chroma/v2/styles"
+)
+
+// highlightLimit is the largest code block that is highlighted; lexing
+// is regular-expression work redone on every streamed update of a block,
+// and past this a block is shown plain.
+const highlightLimit = 64 * 1024
+
+// codeRun is text of one colour on one line of code.
+type codeRun struct {
+	text   string
+	color  color.Color
+	italic bool
+}
+
+// highlightCode splits code (tabs already expanded) into lines of coloured
+// runs, using chroma's GitHub styles to suit a light or dark background.
+// Unknown languages and large blocks come back as plain lines in fg.
+func highlightCode(lang, code string, fg color.Color, dark bool) [][]codeRun {
+	var lexer chroma.Lexer
+	if lang != "" && len(code) <= highlightLimit {
+		lexer = lexers.Get(lang)
+	}
+	if lexer == nil {
+		lines := strings.Split(code, "\n")
+		out := make([][]codeRun, len(lines))
+		for i, l := range lines {
+			if l != "" {
+				out[i] = []codeRun{{text: l, color: fg}}
+			}
+		}
+		return out
+	}
+	style := styles.Get("github")
+	if dark {
+		style = styles.Get("github-dark")
+	}
+	it, err := chroma.Coalesce(lexer).Tokenise(nil, code)
+	if err != nil {
+		return highlightCode("", code, fg, dark)
+	}
+	out := [][]codeRun{nil}
+	for tok := it(); tok != chroma.EOF; tok = it() {
+		entry := style.Get(tok.Type)
+		col := fg
+		if entry.Colour.IsSet() {
+			col = color.NRGBA{R: entry.Colour.Red(), G: entry.Colour.Green(), B: entry.Colour.Blue(), A: 0xff}
+		}
+		for i, part := range strings.Split(tok.Value, "\n") {
+			if i > 0 {
+				out = append(out, nil)
+			}
+			if part != "" {
+				line := &out[len(out)-1]
+				*line = append(*line, codeRun{text: part, color: col, italic: entry.Italic == chroma.Yes})
+			}
+		}
+	}
+	// Lexers end the text with a newline of their own.
+	if n := strings.Count(code, "\n") + 1; len(out) > n {
+		out = out[:n]
+	}
+	return out
+}
+
+// isDark says whether a background colour is dark.
+func isDark(bg color.Color) bool {
+	r, g, b, _ := bg.RGBA()
+	return 0.299*float64(r)+0.587*float64(g)+0.114*float64(b) < 0x8000
+}

@@ -1,0 +1,259 @@
+package widgets
+
+import (
+	"net/url"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+	"github.com/yuin/goldmark/ast"
+)
+
+// MarkdownView renders GitHub-flavoured markdown that may still be
+// arriving.
+//
+// It is meant to be fed the whole text so far on every update. Earlier
+// top-level blocks keep their rendered objects; only the text from the
+// start of the last block that may still change is parsed and drawn
+// again, and only that part is laid out, so an update costs time in
+// proportion to the tail, not the document. Text that does not extend the
+// previous text is rendered from scratch.
+type MarkdownView struct {
+	widget.BaseWidget
+
+	// OnLinkTapped, if set, is called instead of opening a tapped link.
+	// Without it only http, https and mailto links are opened.
+	OnLinkTapped func(*url.URL)
+
+	src    string
+	blocks []mdBlock
+	// refs is set once the text defines a link reference: a definition
+	// can change any earlier paragraph, so every update re-renders all.
+	refs  bool
+	links linkOpener
+
+	// Layout state: blocks before dirty are placed for width laidW.
+	laidW float32
+	dirty int
+	// changed is the first block whose widget is new or updated since the
+	// last repaint request.
+	changed int
+	height  float32
+	stamp   lookStamp
+	objects []fyne.CanvasObject
+}
+
+// mdBlock is a rendered top-level block.
+type mdBlock struct {
+	// start and end are the byte range of its source lines; end is -1
+	// while it is the last block, as its text may still grow.
+	start, end int
+	obj        fyne.CanvasObject
+	kind       ast.NodeKind
+	// gap is the space above it, in theme padding units.
+	gap float32
+	top float32
+	h   float32
+}
+
+// NewMarkdownView returns an empty view.
+func NewMarkdownView() *MarkdownView {
+	m := &MarkdownView{}
+	m.links.open = func(u *url.URL) {
+		if m.OnLinkTapped != nil {
+			m.OnLinkTapped(u)
+			return
+		}
+		defaultLinks.tap(u.String())
+	}
+	m.ExtendBaseWidget(m)
+	return m
+}
+
+var defaultLinks = &linkOpener{}
+
+// Markdown returns the source last set.
+func (m *MarkdownView) Markdown() string {
+	return m.src
+}
+
+// SetMarkdown shows src. Calls whose text extends the previous text redo
+// only the tail.
+func (m *MarkdownView) SetMarkdown(src string) {
+	if src == m.src {
+		return
+	}
+	extends := strings.HasPrefix(src, m.src) && !m.refs
+	keep := 0
+	if extends {
+		keep = stableBlocks(m.src, len(m.blocks), func(i int) int { return m.blocks[i].start })
+	}
+	if !m.render(src, keep, extends) {
+		// The tail brought the first link reference definition.
+		m.render(src, 0, false)
+	}
+	m.src = src
+	m.Refresh()
+}
+
+// render re-parses src from the start of block keep and replaces the
+// blocks from there on, reusing closed blocks whose source is unchanged
+// when src extends the text they came from. It reports false, changing
+// nothing, when the tail defines link references but blocks were kept.
+func (m *MarkdownView) render(src string, keep int, extends bool) bool {
+	from := 0
+	if keep > 0 {
+		from = m.blocks[keep].start
+	}
+	tail := []byte(src[from:])
+	parsed, refs := mdParseBlocks(tail)
+	if refs && !m.refs {
+		m.refs = true
+		if keep > 0 || extends {
+			return false
+		}
+	}
+
+	var old []mdBlock
+	if extends && !m.refs {
+		old = m.blocks[keep:]
+	}
+	r := &mdRender{src: tail, links: &m.links}
+	fresh := make([]mdBlock, 0, len(parsed))
+	prev := mdNoKind
+	if keep > 0 {
+		prev = m.blocks[keep-1].kind
+	}
+	for i, p := range parsed {
+		kind := p.node.Kind()
+		b := mdBlock{start: from + p.start, end: -1, kind: kind, gap: blockGap(prev, kind)}
+		if i+1 < len(parsed) {
+			b.end = from + parsed[i+1].start
+		}
+		b.obj = reuseBlock(old, b.start, b.end)
+		if b.obj == nil {
+			b.obj = updateInPlace(old, b.start, kind, p.node, r)
+		}
+		if b.obj == nil {
+			b.obj = r.block(p.node, spanLook{}, 0)
+		}
+		fresh = append(fresh, b)
+		prev = kind
+	}
+	m.blocks = append(m.blocks[:keep], fresh...)
+	m.dirty = min(m.dirty, keep)
+	m.changed = min(m.changed, keep)
+	return true
+}
+
+// updateInPlace gives the still-open block that grew since the last update
+// its new content in the widget that already shows it, rather than
+// allocating a new one on every streamed update.
+func updateInPlace(old []mdBlock, start int, kind ast.NodeKind, n ast.Node, r *mdRender) fyne.CanvasObject {
+	for _, b := range old {
+		if b.start == start && b.kind == kind && b.end == -1 && r.update(b.obj, n) {
+			return b.obj
+		}
+	}
+	return nil
+}
+
+// reuse finds an earlier rendering of exactly the same closed block.
+func reuseBlock(old []mdBlock, start, end int) fyne.CanvasObject {
+	if end <= start {
+		return nil
+	}
+	for _, b := range old {
+		if b.start == start && b.end == end {
+			return b.obj
+		}
+	}
+	return nil
+}
+
+func (m *MarkdownView) CreateRenderer() fyne.WidgetRenderer {
+	return &markdownRenderer{m: m}
+}
+
+// heightAt lays out for width and returns the height it takes.
+func (m *MarkdownView) heightAt(width float32) float32 {
+	m.layoutAt(width)
+	return m.height
+}
+
+// layoutAt places blocks from the first one not yet placed for width.
+func (m *MarkdownView) layoutAt(width float32) {
+	th := m.Theme()
+	st := lookStampOf(th)
+	if width != m.laidW || st != m.stamp {
+		m.dirty = 0
+		m.laidW, m.stamp = width, st
+	}
+	if m.dirty >= len(m.blocks) && len(m.objects) == len(m.blocks) {
+		return
+	}
+	first := m.dirty
+	pad := th.Size(theme.SizeNamePadding)
+	y := float32(0)
+	if m.dirty > 0 {
+		last := m.blocks[m.dirty-1]
+		y = last.top + last.h
+	}
+	for i := m.dirty; i < len(m.blocks); i++ {
+		b := &m.blocks[i]
+		if i > 0 {
+			y += b.gap * pad
+		}
+		b.top = y
+		b.h = objHeightAt(b.obj, width)
+		b.obj.Move(fyne.NewPos(0, y))
+		b.obj.Resize(fyne.NewSize(width, b.h))
+		y += b.h
+	}
+	if len(m.blocks) == 0 {
+		y = 0
+	}
+	m.height = y
+	m.dirty = len(m.blocks)
+
+	m.objects = m.objects[:min(len(m.objects), first)]
+	for _, b := range m.blocks[len(m.objects):] {
+		m.objects = append(m.objects, b.obj)
+	}
+}
+
+type markdownRenderer struct {
+	m *MarkdownView
+}
+
+func (r *markdownRenderer) Layout(size fyne.Size) {
+	r.m.layoutAt(size.Width)
+}
+
+func (r *markdownRenderer) MinSize() fyne.Size {
+	return fyne.NewSize(0, r.m.heightAt(r.m.Size().Width))
+}
+
+// Refresh asks for a repaint of the blocks that changed only: a Fyne
+// canvas refresh frees the textures of the whole subtree it is given, and
+// the text above the tail has not changed.
+func (r *markdownRenderer) Refresh() {
+	m := r.m
+	m.layoutAt(m.Size().Width)
+	if m.changed < len(m.blocks) {
+		for _, b := range m.blocks[m.changed:] {
+			canvas.Refresh(b.obj)
+		}
+	} else if m.changed > len(m.blocks) || len(m.blocks) == 0 {
+		canvas.Refresh(m) // blocks went away; nothing left to refresh
+	}
+	m.changed = len(m.blocks)
+}
+
+func (r *markdownRenderer) Objects() []fyne.CanvasObject {
+	return r.m.objects
+}
+
+func (r *markdownRenderer) Destroy() {}

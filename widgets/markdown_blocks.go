@@ -1,0 +1,192 @@
+package widgets
+
+import (
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
+	"github.com/yuin/goldmark/ast"
+	east "github.com/yuin/goldmark/extension/ast"
+)
+
+// mdRender turns goldmark block nodes into widgets.
+type mdRender struct {
+	src   []byte
+	links *linkOpener
+}
+
+// mdNoKind stands for "no block before this one".
+const mdNoKind ast.NodeKind = -1
+
+// blockGap is the space above a block of kind n that follows one of kind
+// prev, in multiples of the theme's padding: headings get air above them
+// and stay close to what they introduce.
+func blockGap(prev, n ast.NodeKind) float32 {
+	switch {
+	case prev == mdNoKind:
+		return 0
+	case n == ast.KindHeading:
+		return 5
+	case prev == ast.KindHeading:
+		return 2
+	}
+	return 3
+}
+
+func (r *mdRender) block(n ast.Node, look spanLook, depth int) fyne.CanvasObject {
+	switch t := n.(type) {
+	case *ast.Paragraph, *ast.TextBlock:
+		return newTextFlow(inlineSpans(n, r.src, look), r.links)
+	case *ast.Heading:
+		hl := headingLook(t.Level)
+		hl.color = look.color
+		return newTextFlow(inlineSpans(n, r.src, hl), r.links)
+	case *ast.ThematicBreak:
+		return newRuleLine()
+	case *ast.FencedCodeBlock:
+		return newCodeBlock(string(t.Language(r.src)), mdLinesText(t, r.src))
+	case *ast.CodeBlock:
+		return newCodeBlock("", mdLinesText(t, r.src))
+	case *ast.Blockquote:
+		look.color = theme.ColorNamePlaceHolder
+		return newMDQuote(r.stack(t, look, depth, 3))
+	case *ast.List:
+		return r.list(t, look, depth)
+	case *east.Table:
+		return r.table(t)
+	case *ast.HTMLBlock:
+		// Raw HTML is shown as the text it is, never interpreted.
+		text := mdLinesText(t, r.src)
+		if t.HasClosure() {
+			text += string(t.ClosureLine.Value(r.src))
+		}
+		return newTextFlow([]inlineSpan{{text: strings.TrimRight(text, "\n"), color: look.color}}, nil)
+	}
+	return newTextFlow([]inlineSpan{{text: strings.TrimRight(mdLinesText(n, r.src), "\n"), color: look.color}}, nil)
+}
+
+// update re-renders n into obj when obj is the kind of widget n needs,
+// reporting whether it could.
+func (r *mdRender) update(obj fyne.CanvasObject, n ast.Node) bool {
+	switch t := n.(type) {
+	case *ast.Paragraph:
+		if f, ok := obj.(*textFlow); ok {
+			f.setSpans(inlineSpans(n, r.src, spanLook{}))
+			return true
+		}
+	case *ast.Heading:
+		if f, ok := obj.(*textFlow); ok {
+			f.setSpans(inlineSpans(n, r.src, headingLook(t.Level)))
+			return true
+		}
+	case *ast.FencedCodeBlock:
+		if c, ok := obj.(*codeBlock); ok && c.lang == string(t.Language(r.src)) {
+			c.setCode(mdLinesText(t, r.src))
+			return true
+		}
+	case *ast.CodeBlock:
+		if c, ok := obj.(*codeBlock); ok && c.lang == "" {
+			c.setCode(mdLinesText(t, r.src))
+			return true
+		}
+	}
+	return false
+}
+
+// stack renders the blocks under n; gap separates blocks other than
+// headings, in padding units.
+func (r *mdRender) stack(n ast.Node, look spanLook, depth int, gap float32) *flowStack {
+	var children []fyne.CanvasObject
+	var gaps []float32
+	prev := mdNoKind
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		children = append(children, r.block(c, look, depth))
+		g := blockGap(prev, c.Kind())
+		if g == 3 {
+			g = gap
+		}
+		gaps = append(gaps, g)
+		prev = c.Kind()
+	}
+	return newFlowStack(children, gaps)
+}
+
+var mdBullets = []string{"•", "◦", "▪"}
+
+func (r *mdRender) list(l *ast.List, look spanLook, depth int) fyne.CanvasObject {
+	var markers []string
+	var bodies []*flowStack
+	n := l.Start
+	gap := float32(1)
+	if !l.IsTight {
+		gap = 3
+	}
+	for item := l.FirstChild(); item != nil; item = item.NextSibling() {
+		marker := mdBullets[min(depth, len(mdBullets)-1)]
+		if l.IsOrdered() {
+			marker = strconv.Itoa(n) + string(l.Marker)
+			n++
+		}
+		if box := mdTaskBox(item); box != nil {
+			marker = "☐"
+			if box.IsChecked {
+				marker = "☑"
+			}
+		}
+		markers = append(markers, marker)
+		bodies = append(bodies, r.stack(item, look, depth+1, gap))
+	}
+	return newMDList(markers, bodies, !l.IsTight, l.IsOrdered())
+}
+
+// mdTaskBox finds a GFM task list checkbox at the start of a list item.
+func mdTaskBox(item ast.Node) *east.TaskCheckBox {
+	first := item.FirstChild()
+	if first == nil {
+		return nil
+	}
+	box, _ := first.FirstChild().(*east.TaskCheckBox)
+	return box
+}
+
+func (r *mdRender) table(t *east.Table) fyne.CanvasObject {
+	var rows [][]*textFlow
+	for row := t.FirstChild(); row != nil; row = row.NextSibling() {
+		look := spanLook{}
+		if row.Kind() == east.KindTableHeader {
+			look.style.Bold = true
+		}
+		var cells []*textFlow
+		for c := row.FirstChild(); c != nil; c = c.NextSibling() {
+			f := newTextFlow(inlineSpans(c, r.src, look), r.links)
+			if cell, ok := c.(*east.TableCell); ok {
+				f.align = mdCellAlign(cell.Alignment)
+			}
+			cells = append(cells, f)
+		}
+		rows = append(rows, cells)
+	}
+	return newMDTable(rows)
+}
+
+func mdCellAlign(a east.Alignment) fyne.TextAlign {
+	switch a {
+	case east.AlignCenter:
+		return fyne.TextAlignCenter
+	case east.AlignRight:
+		return fyne.TextAlignTrailing
+	}
+	return fyne.TextAlignLeading
+}
+
+// mdLinesText joins a leaf block's source lines.
+func mdLinesText(n ast.Node, src []byte) string {
+	lines := n.Lines()
+	var sb strings.Builder
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		sb.Write(seg.Value(src))
+	}
+	return sb.String()
+}

@@ -1,0 +1,234 @@
+package widgets
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/widget"
+)
+
+// SubmitMode says what a submitted prompt is for.
+type SubmitMode int
+
+const (
+	// SubmitPrompt starts a run: the agent is idle.
+	SubmitPrompt SubmitMode = iota
+	// SubmitSteer interrupts the running agent with a new instruction.
+	SubmitSteer
+	// SubmitFollowUp queues a message for when the agent is done.
+	SubmitFollowUp
+)
+
+// Names PromptEditor passes to OnShortcut: window shortcuts that must work
+// while the editor has the focus, where the window's own canvas shortcuts
+// never see them.
+const (
+	ShortcutCycleModel    = "cycle-model"    // Ctrl+P
+	ShortcutCycleThinking = "cycle-thinking" // Shift+Tab
+	ShortcutNewSession    = "new-session"    // Ctrl+N
+	ShortcutPalette       = "palette"        // Ctrl+K
+)
+
+// PromptEditor is the multi-line message editor: Enter sends, Shift+Enter
+// starts a new line. While the agent streams, Enter steers and Alt+Enter
+// queues a follow-up. Esc calls OnEscape.
+//
+// The editor never clears itself on submit: sending can fail, and the
+// draft must survive that. The owner calls Clear once the agent accepted it.
+type PromptEditor struct {
+	widget.Entry
+
+	OnSubmit   func(text string, mode SubmitMode)
+	OnEscape   func()
+	OnShortcut func(name string)
+
+	streaming bool
+	// held is the modifier state seen through KeyDown/KeyUp, for drivers
+	// that cannot say which modifiers are down (the test driver).
+	held fyne.KeyModifier
+	// modifiers reports the modifiers held now; nil asks the driver.
+	modifiers func() fyne.KeyModifier
+}
+
+var (
+	_ fyne.Tabbable     = (*PromptEditor)(nil)
+	_ fyne.Shortcutable = (*PromptEditor)(nil)
+	_ desktop.Keyable   = (*PromptEditor)(nil)
+)
+
+// NewPromptEditor returns an empty editor.
+func NewPromptEditor() *PromptEditor {
+	e := &PromptEditor{}
+	e.MultiLine = true
+	e.Wrapping = fyne.TextWrapWord
+	e.ExtendBaseWidget(e)
+	e.SetMinRowsVisible(3)
+	e.updatePlaceHolder()
+	return e
+}
+
+// Text returns the draft.
+func (e *PromptEditor) Text() string { return e.Entry.Text }
+
+// Clear empties the editor after the agent accepted what was sent.
+func (e *PromptEditor) Clear() { e.SetText("") }
+
+// SetStreaming switches Enter between sending and steering.
+func (e *PromptEditor) SetStreaming(streaming bool) {
+	if e.streaming == streaming {
+		return
+	}
+	e.streaming = streaming
+	e.updatePlaceHolder()
+}
+
+// Streaming reports what SetStreaming last set.
+func (e *PromptEditor) Streaming() bool { return e.streaming }
+
+func (e *PromptEditor) updatePlaceHolder() {
+	if e.streaming {
+		e.SetPlaceHolder("Steer the agent…")
+	} else {
+		e.SetPlaceHolder("Ask KnightCode…")
+	}
+}
+
+// Submit sends the draft as a send button would: a prompt, or a steer while
+// streaming.
+func (e *PromptEditor) Submit() {
+	e.submit(0)
+}
+
+func (e *PromptEditor) submit(mods fyne.KeyModifier) {
+	mode := SubmitPrompt
+	if e.streaming {
+		mode = SubmitSteer
+		if mods&fyne.KeyModifierAlt != 0 {
+			mode = SubmitFollowUp
+		}
+	}
+	if e.OnSubmit != nil {
+		e.OnSubmit(e.Entry.Text, mode)
+	}
+}
+
+// AcceptsTab lets Tab and Shift+Tab reach the editor, which would otherwise
+// move the focus before Shift+Tab could cycle the thinking level.
+func (e *PromptEditor) AcceptsTab() bool { return true }
+
+// TypedKey handles the keys the chat gives meaning to and leaves the rest to
+// the entry.
+func (e *PromptEditor) TypedKey(ev *fyne.KeyEvent) {
+	mods := e.currentModifiers()
+	switch ev.Name {
+	case fyne.KeyReturn, fyne.KeyEnter:
+		if mods&fyne.KeyModifierShift != 0 {
+			e.Entry.TypedKey(ev) // the entry inserts a newline: OnSubmitted is unset
+			return
+		}
+		e.submit(mods)
+	case fyne.KeyEscape:
+		if e.OnEscape != nil {
+			e.OnEscape()
+		}
+	case fyne.KeyTab:
+		if mods&fyne.KeyModifierShift != 0 {
+			e.shortcut(ShortcutCycleThinking)
+			return
+		}
+		// Plain Tab leaves the editor, as in any form; a prompt rarely
+		// wants a literal tab and pasting keeps those.
+		if c := fyne.CurrentApp().Driver().CanvasForObject(e); c != nil {
+			c.FocusNext()
+		}
+	default:
+		e.Entry.TypedKey(ev)
+	}
+}
+
+// TypedShortcut catches what the desktop driver sends as shortcuts: Enter
+// with Alt or Ctrl held (any modifier but Shift makes a key a shortcut) and
+// the window shortcuts.
+func (e *PromptEditor) TypedShortcut(s fyne.Shortcut) {
+	if cs, ok := s.(*desktop.CustomShortcut); ok {
+		switch cs.KeyName {
+		case fyne.KeyReturn, fyne.KeyEnter:
+			if cs.Modifier&fyne.KeyModifierShift != 0 && cs.Modifier&fyne.KeyModifierAlt == 0 {
+				e.Entry.TypedKey(&fyne.KeyEvent{Name: cs.KeyName})
+				return
+			}
+			e.submit(cs.Modifier)
+			return
+		case fyne.KeyTab:
+			if cs.Modifier == fyne.KeyModifierShift {
+				e.shortcut(ShortcutCycleThinking)
+				return
+			}
+		}
+		if cs.Modifier == fyne.KeyModifierShortcutDefault || cs.Modifier == fyne.KeyModifierControl {
+			switch cs.KeyName {
+			case fyne.KeyP:
+				e.shortcut(ShortcutCycleModel)
+				return
+			case fyne.KeyN:
+				e.shortcut(ShortcutNewSession)
+				return
+			case fyne.KeyK:
+				e.shortcut(ShortcutPalette)
+				return
+			}
+		}
+	}
+	e.Entry.TypedShortcut(s)
+}
+
+func (e *PromptEditor) shortcut(name string) {
+	if e.OnShortcut != nil {
+		e.OnShortcut(name)
+	}
+}
+
+// KeyDown tracks modifiers for drivers that do not report them.
+func (e *PromptEditor) KeyDown(ev *fyne.KeyEvent) {
+	e.held |= modifierOf(ev.Name)
+	e.Entry.KeyDown(ev)
+}
+
+// KeyUp tracks modifiers for drivers that do not report them.
+func (e *PromptEditor) KeyUp(ev *fyne.KeyEvent) {
+	e.held &^= modifierOf(ev.Name)
+	e.Entry.KeyUp(ev)
+}
+
+// FocusLost forgets held modifiers: their release goes elsewhere.
+func (e *PromptEditor) FocusLost() {
+	e.held = 0
+	e.Entry.FocusLost()
+}
+
+// currentModifiers prefers the desktop driver's own record, which sees keys
+// pressed before the editor had the focus; the test driver has none.
+func (e *PromptEditor) currentModifiers() fyne.KeyModifier {
+	if e.modifiers != nil {
+		return e.modifiers()
+	}
+	if a := fyne.CurrentApp(); a != nil {
+		if d, ok := a.Driver().(desktop.Driver); ok {
+			return d.CurrentKeyModifiers()
+		}
+	}
+	return e.held
+}
+
+func modifierOf(k fyne.KeyName) fyne.KeyModifier {
+	switch k {
+	case desktop.KeyShiftLeft, desktop.KeyShiftRight:
+		return fyne.KeyModifierShift
+	case desktop.KeyControlLeft, desktop.KeyControlRight:
+		return fyne.KeyModifierControl
+	case desktop.KeyAltLeft, desktop.KeyAltRight:
+		return fyne.KeyModifierAlt
+	case desktop.KeySuperLeft, desktop.KeySuperRight:
+		return fyne.KeyModifierSuper
+	}
+	return 0
+}

@@ -1,0 +1,165 @@
+package widgets
+
+import (
+	"fmt"
+	"slices"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// queueStripMaxRows bounds the strip; the rest is counted in a last line.
+const queueStripMaxRows = 4
+
+// QueueStrip lists the messages waiting for the agent: steering messages it
+// takes at its next step and follow-ups it takes when done. It hides itself
+// when nothing waits.
+type QueueStrip struct {
+	widget.BaseWidget
+
+	steering, followUp []string
+	rows               []queueRow
+	more               *canvas.Text
+	objects            []fyne.CanvasObject
+}
+
+type queueRow struct {
+	pill *canvas.Rectangle
+	tag  *canvas.Text
+	text *canvas.Text
+	full string // before fitting to the width
+}
+
+// NewQueueStrip returns an empty, hidden strip.
+func NewQueueStrip() *QueueStrip {
+	q := &QueueStrip{}
+	q.ExtendBaseWidget(q)
+	q.Hide()
+	return q
+}
+
+// SetQueue shows the waiting messages, steering first as the agent takes
+// them first.
+func (q *QueueStrip) SetQueue(steering, followUp []string) {
+	if slices.Equal(q.steering, steering) && slices.Equal(q.followUp, followUp) {
+		return
+	}
+	q.steering, q.followUp = slices.Clone(steering), slices.Clone(followUp)
+	if len(steering)+len(followUp) == 0 {
+		q.Hide()
+		return
+	}
+	if q.Visible() {
+		q.Refresh()
+	} else {
+		q.Show()
+	}
+}
+
+func (q *QueueStrip) CreateRenderer() fyne.WidgetRenderer {
+	q.more = canvas.NewText("", nil)
+	r := &queueStripRenderer{q: q}
+	r.Refresh()
+	return r
+}
+
+type queueStripRenderer struct {
+	q *QueueStrip
+}
+
+func (r *queueStripRenderer) Destroy() {}
+
+func (r *queueStripRenderer) Objects() []fyne.CanvasObject { return r.q.objects }
+
+func (r *queueStripRenderer) metrics() (pad, rowH, size float32) {
+	th := r.q.Theme()
+	size = th.Size(theme.SizeNameCaptionText)
+	pad = th.Size(theme.SizeNamePadding)
+	return pad, fyne.MeasureText("Mg", size, fyne.TextStyle{}).Height + pad, size
+}
+
+func (r *queueStripRenderer) MinSize() fyne.Size {
+	pad, rowH, _ := r.metrics()
+	n := len(r.q.rows)
+	if !r.q.more.Hidden {
+		n++
+	}
+	return fyne.NewSize(0, float32(n)*rowH+pad)
+}
+
+func (r *queueStripRenderer) Layout(size fyne.Size) {
+	pad, rowH, textSize := r.metrics()
+	tagW := float32(0)
+	for _, row := range r.q.rows {
+		tagW = max(tagW, fyne.MeasureText(row.tag.Text, textSize, row.tag.TextStyle).Width)
+	}
+	y := pad / 2
+	for _, row := range r.q.rows {
+		ts := fyne.MeasureText(row.tag.Text, textSize, row.tag.TextStyle)
+		row.pill.Move(fyne.NewPos(pad, y))
+		row.pill.Resize(fyne.NewSize(tagW+2*pad, rowH-pad/2))
+		row.tag.Move(fyne.NewPos(2*pad+(tagW-ts.Width)/2, y+(rowH-pad/2-ts.Height)/2))
+		row.tag.Resize(ts)
+		x := tagW + 4*pad
+		row.text.Text = fitText(row.full, max(0, size.Width-x-pad), textSize, row.text.TextStyle)
+		tx := fyne.MeasureText(row.text.Text, textSize, row.text.TextStyle)
+		row.text.Move(fyne.NewPos(x, y+(rowH-pad/2-tx.Height)/2))
+		row.text.Resize(tx)
+		y += rowH
+	}
+	r.q.more.Move(fyne.NewPos(tagW+4*pad, y))
+	r.q.more.Resize(r.q.more.MinSize())
+}
+
+// Refresh rebuilds the rows; the queue changes a few times a run at most.
+func (r *queueStripRenderer) Refresh() {
+	q := r.q
+	th := q.Theme()
+	v := fyne.CurrentApp().Settings().ThemeVariant()
+	_, _, size := r.metrics()
+
+	type item struct{ tag, text string }
+	var items []item
+	for _, s := range q.steering {
+		items = append(items, item{"steer", s})
+	}
+	for _, s := range q.followUp {
+		items = append(items, item{"follow-up", s})
+	}
+	shown := items
+	if len(items) > queueStripMaxRows {
+		shown = items[:queueStripMaxRows-1]
+	}
+	for len(q.rows) < len(shown) {
+		row := queueRow{pill: canvas.NewRectangle(nil), tag: canvas.NewText("", nil), text: canvas.NewText("", nil)}
+		row.tag.TextStyle.Bold = true
+		q.rows = append(q.rows, row)
+	}
+	q.rows = q.rows[:len(shown)]
+	q.objects = q.objects[:0]
+	for i, it := range shown {
+		row := &q.rows[i]
+		row.full = oneLine(it.text)
+		row.tag.Text = it.tag
+		row.tag.TextSize, row.text.TextSize = size, size
+		row.text.Color = th.Color(theme.ColorNameForeground, v)
+		row.pill.CornerRadius = th.Size(theme.SizeNameSelectionRadius)
+		if it.tag == "steer" {
+			row.pill.FillColor = th.Color(theme.ColorNamePrimary, v)
+			row.tag.Color = th.Color(theme.ColorNameForegroundOnPrimary, v)
+		} else {
+			row.pill.FillColor = th.Color(theme.ColorNameButton, v)
+			row.tag.Color = th.Color(theme.ColorNameForeground, v)
+		}
+		q.objects = append(q.objects, row.pill, row.tag, row.text)
+	}
+	q.more.Hidden = len(items) == len(shown)
+	q.more.Text = fmt.Sprintf("… and %d more", len(items)-len(shown))
+	q.more.TextSize = size
+	q.more.Color = th.Color(theme.ColorNamePlaceHolder, v)
+	q.objects = append(q.objects, q.more)
+	r.Layout(q.Size())
+	canvas.Refresh(q)
+}

@@ -1,0 +1,58 @@
+package widgets
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+)
+
+var sidebarNow = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+
+func sampleCards() []ToolCard {
+	var code strings.Builder
+	for i := 1; i <= 40; i++ {
+		fmt.Fprintf(&code, "%d\tfunc line%d() { return %d }\n", i, i, i*i)
+	}
+	return []ToolCard{
+		{ID: "t1", Revision: 3, Name: "read", ArgsSummary: "src/widgets/toolsidebar.go", Status: ToolDone,
+			Started: sidebarNow.Add(-95 * time.Second), Ended: sidebarNow.Add(-94200 * time.Millisecond),
+			Output: code.String(), Turn: 1},
+		{ID: "t2", Revision: 5, Name: "bash", ArgsSummary: "go test ./... -run TestSidebar -count=1 -v", Status: ToolFailed,
+			Started: sidebarNow.Add(-80 * time.Second), Ended: sidebarNow.Add(-77 * time.Second),
+			Output: "--- FAIL: TestSidebar (0.01s)\n    sidebar_test.go:42: got 3 cards, want 4\nFAIL\nexit status 1\n", Turn: 1},
+		{ID: "t3", Revision: 9, Name: "bash", ArgsSummary: "npm install", Status: ToolRunning,
+			Started: sidebarNow.Add(-14 * time.Second),
+			Output:  "added 12 packages\n\x1b[32mfetching\x1b[0m lodash@4.17.21\nprogress 10%\rprogress 55%", Turn: 2, OutputDropped: 20480},
+		{ID: "t4", Revision: 1, Name: "edit", ArgsSummary: "src/main.go", Status: ToolPending, Turn: 2},
+	}
+}
+
+func newTestSidebar(cards []ToolCard) *ToolSidebar {
+	s := NewToolSidebar()
+	s.now = func() time.Time { return sidebarNow }
+	s.startTicker = func(func()) func() { return func() {} }
+	s.OnShowAll = func(string) {}
+	s.OnShowOutput = func(ToolCard) {}
+	s.SetCards(cards)
+	return s
+}
+
+func TestToolSidebarShots(t *testing.T) {
+	saveShots(t, "sidebar", fyne.NewSize(420, 640), func() fyne.CanvasObject {
+		return newTestSidebar(sampleCards())
+	})
+	saveShots(t, "sidebar-narrow", fyne.NewSize(300, 420), func() fyne.CanvasObject {
+		cards := sampleCards()
+		cards[2].Output += "\n" + strings.Repeat("a very long line that needs horizontal scrolling ", 6) + "\nend"
+		return newTestSidebar(cards)
+	})
+	saveShots(t, "sidebar-open", fyne.NewSize(420, 640), func() fyne.CanvasObject {
+		s := newTestSidebar(sampleCards())
+		s.toggle(s.states["t1"])
+		s.Select("t2")
+		return s
+	})
+}

@@ -1,0 +1,92 @@
+package widgets
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// flowStack stacks children top to bottom at its full width, each below a gap.
+// Unlike container.NewVBox it measures children for the width they get, so
+// wrapped text inside it has the right height on the first layout.
+//
+// It keeps no height cache of its own: its children cache theirs, and a
+// stack whose children change would otherwise need telling.
+type flowStack struct {
+	widget.BaseWidget
+	children []fyne.CanvasObject
+	// gaps[i] is the space above children[i], in multiples of the theme's
+	// padding so it follows the theme; missing entries are zero.
+	gaps []float32
+}
+
+func newFlowStack(children []fyne.CanvasObject, gaps []float32) *flowStack {
+	v := &flowStack{children: children, gaps: gaps}
+	v.ExtendBaseWidget(v)
+	return v
+}
+
+func (v *flowStack) gap(i int) float32 {
+	if i < len(v.gaps) && i > 0 {
+		return v.gaps[i] * v.Theme().Size(theme.SizeNamePadding)
+	}
+	return 0
+}
+
+func (v *flowStack) heightAt(width float32) float32 {
+	h := float32(0)
+	first := true
+	for i, c := range v.children {
+		if !c.Visible() {
+			continue
+		}
+		if !first {
+			h += v.gap(i)
+		}
+		first = false
+		h += objHeightAt(c, width)
+	}
+	return h
+}
+
+func (v *flowStack) CreateRenderer() fyne.WidgetRenderer {
+	return &flowStackRenderer{v: v}
+}
+
+type flowStackRenderer struct {
+	v *flowStack
+}
+
+func (r *flowStackRenderer) Layout(size fyne.Size) {
+	y := float32(0)
+	first := true
+	for i, c := range r.v.children {
+		if !c.Visible() {
+			continue
+		}
+		if !first {
+			y += r.v.gap(i)
+		}
+		first = false
+		h := objHeightAt(c, size.Width)
+		c.Move(fyne.NewPos(0, y))
+		c.Resize(fyne.NewSize(size.Width, h))
+		y += h
+	}
+}
+
+func (r *flowStackRenderer) MinSize() fyne.Size {
+	return fyne.NewSize(0, r.v.heightAt(r.v.Size().Width))
+}
+
+func (r *flowStackRenderer) Refresh() {
+	r.Layout(r.v.Size())
+	canvas.Refresh(r.v)
+}
+
+func (r *flowStackRenderer) Objects() []fyne.CanvasObject {
+	return r.v.children
+}
+
+func (r *flowStackRenderer) Destroy() {}
