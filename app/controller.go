@@ -61,7 +61,7 @@ func NewController(s *Session, ui UI, opts rpcconn.Options) *Controller {
 }
 
 // Start connects to the agent in the background.
-func (c *Controller) Start() { c.goConnect("") }
+func (c *Controller) Start() { c.goConnect("", false) }
 
 // Restart starts a fresh agent and resumes the session file the previous
 // one had, when it had one.
@@ -75,11 +75,13 @@ func (c *Controller) Restart() {
 		c.ui.CloseDialogs()
 		c.spawn(func() { old.Close() })
 	}
-	c.goConnect(resume)
+	c.goConnect(resume, true)
 }
 
-func (c *Controller) goConnect(resume string) {
-	c.spawn(func() { c.connect(resume) })
+// goConnect connects in the background. On a restart the transcript on
+// screen is kept unless the agent resumes a session that replaces it.
+func (c *Controller) goConnect(resume string, restart bool) {
+	c.spawn(func() { c.connect(resume, restart) })
 }
 
 // spawn runs f on a goroutine that Shutdown waits for.
@@ -96,7 +98,7 @@ func (c *Controller) spawn(f func()) {
 	}()
 }
 
-func (c *Controller) connect(resume string) {
+func (c *Controller) connect(resume string, restart bool) {
 	c.session.SetConn(ConnStarting, "")
 	c.ui.Invalidate()
 	conn, err := rpcconn.Start(c.ctx, c.opts)
@@ -133,8 +135,9 @@ func (c *Controller) connect(resume string) {
 	}
 	c.session.SetState(state)
 	c.session.SetConn(ConnReady, "")
+	trace.Mark("connected")
 	c.spawn(func() { c.eventLoop(conn) })
-	c.loadAll(conn)
+	c.loadAll(conn, restart)
 }
 
 func (c *Controller) getState(conn *rpcconn.Conn) (rpcconn.SessionState, error) {
@@ -144,8 +147,9 @@ func (c *Controller) getState(conn *rpcconn.Conn) (rpcconn.SessionState, error) 
 }
 
 // loadAll fetches what the window shows besides events: models, thinking
-// levels, the transcript so far and the stats.
-func (c *Controller) loadAll(conn *rpcconn.Conn) {
+// levels, the transcript so far and the stats. After a restart into an
+// empty session the old transcript stays on screen, marked as such.
+func (c *Controller) loadAll(conn *rpcconn.Conn, restart bool) {
 	ctx, cancel := context.WithTimeout(c.ctx, callTimeout)
 	defer cancel()
 	if models, err := conn.GetAvailableModels(ctx); err == nil {
@@ -155,7 +159,12 @@ func (c *Controller) loadAll(conn *rpcconn.Conn) {
 	}
 	c.loadLevels(ctx, conn)
 	if msgs, err := conn.GetMessages(ctx); err == nil {
-		c.session.LoadHistory(msgs)
+		if restart && len(msgs) == 0 {
+			c.session.Notice(widgets.NoticeInfo, "The agent restarted in a new session: the conversation above is kept here, but the agent no longer remembers it.")
+		} else {
+			c.session.LoadHistory(msgs)
+			trace.Mark("history", len(msgs))
+		}
 	} else {
 		c.report("Could not load the conversation", err)
 	}

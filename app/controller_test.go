@@ -213,3 +213,18 @@ func TestControllerForwardsDialogs(t *testing.T) {
 		return it.Kind == widgets.ChatAssistant && !it.Streaming && len(it.Blocks) > 0 && strings.Contains(it.Blocks[len(it.Blocks)-1].Text, "answered")
 	})
 }
+
+func TestControllerRestartKeepsTranscriptWithoutSessionFile(t *testing.T) {
+	c, s, _ := startController(t)
+	c.Send("keep me on screen", nil, false)
+	eventually(t, "reply", func() bool { v := s.View(nil); return len(v.Items) >= 2 && !v.Running })
+	c.Send("[[crash]] [[long:20]]", nil, false)
+	eventually(t, "crashed", func() bool { return s.View(nil).Conn == ConnExited })
+	c.Restart()
+	eventually(t, "restarted", func() bool {
+		return s.View(nil).Conn == ConnReady && strings.Contains(lastItem(s).Text, "no longer remembers")
+	})
+	if v := s.View(nil); v.Items[0].Text != "keep me on screen" {
+		t.Fatalf("transcript replaced: %+v", v.Items[0])
+	}
+}

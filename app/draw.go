@@ -22,8 +22,14 @@ func (w *Window) draw() {
 	if !first && v.Rev == prev.Rev {
 		return
 	}
+	if trace.enabled() {
+		trace.Mark("draw")
+	}
 	if first || !sameBacking(v.Items, prev.Items) {
 		w.chat.SetItems(v.Items)
+		if trace.enabled() {
+			trace.Mark("items", len(v.Items))
+		}
 	}
 	if first || !sameBacking(v.Cards, prev.Cards) {
 		w.sidebar.SetCards(v.Cards)
@@ -42,7 +48,11 @@ func (w *Window) draw() {
 		w.prompt.SetQueue(v.Steering, v.FollowUp)
 	}
 	if v.SessionName != prev.SessionName || first {
-		w.name.SetText(v.SessionName)
+		name := v.SessionName
+		if name == "" {
+			name = "Untitled session"
+		}
+		w.name.SetText(name)
 	}
 	if title := windowTitle(v); title != w.win.Title() {
 		w.win.SetTitle(title)

@@ -38,6 +38,7 @@ func Run(args []string) int {
 			fyne.Do(w.Quit)
 		}
 	}()
+	trace.Mark("show")
 	w.Window().ShowAndRun()
 	signal.Stop(signals)
 	close(signals)

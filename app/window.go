@@ -86,6 +86,9 @@ func (w *Window) build() {
 	w.prompt.OnStop = w.stop
 	w.prompt.Editor.OnEscape = w.stop
 	w.prompt.Editor.OnShortcut = w.shortcut
+	if trace.enabled() {
+		w.prompt.Editor.OnChanged = func(text string) { trace.Mark("editor", len(text)) }
+	}
 
 	settingsButton := widget.NewButtonWithIcon("", settingsIcon(), w.showSettings)
 	top := container.NewBorder(nil, nil, nil, container.NewHBox(w.models, w.thinking, settingsButton), w.name)

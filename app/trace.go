@@ -1,0 +1,43 @@
+package app
+
+import (
+	"fmt"
+	"os"
+	"sync"
+	"time"
+)
+
+// tracer writes timing marks for the UI benchmarks (scripts/bench-ui.sh)
+// when KNIGHTCODE_TRACE names a file. Without it every mark is a no-op.
+type tracer struct {
+	mu    sync.Mutex
+	f     *os.File
+	start time.Time
+}
+
+var trace = openTrace()
+
+func openTrace() *tracer {
+	path := os.Getenv("KNIGHTCODE_TRACE")
+	if path == "" {
+		return &tracer{}
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return &tracer{}
+	}
+	return &tracer{f: f, start: time.Now()}
+}
+
+// Mark records an event with the wall-clock time in Unix nanoseconds, so a
+// harness in another process can relate it to what it did.
+func (t *tracer) Mark(event string, args ...any) {
+	if t.f == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	fmt.Fprintf(t.f, "%d %s %s\n", time.Now().UnixNano(), event, fmt.Sprint(args...))
+}
+
+func (t *tracer) enabled() bool { return t.f != nil }
