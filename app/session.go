@@ -74,6 +74,7 @@ type Session struct {
 
 	extStatus map[string]string
 	title     string
+	modes     AgentModes
 
 	rev uint64
 }
@@ -91,7 +92,9 @@ type toolMeta struct {
 
 // NewSession returns an empty session.
 func NewSession() *Session {
-	return &Session{now: time.Now, liveIndex: -1, toolMeta: map[string]*toolMeta{}, extStatus: map[string]string{}}
+	return &Session{now: time.Now, liveIndex: -1, toolMeta: map[string]*toolMeta{}, extStatus: map[string]string{},
+		// Agents retry by default and get_state does not say otherwise.
+		modes: AgentModes{AutoRetry: true}}
 }
 
 func (s *Session) touch() { s.rev++ }
@@ -197,8 +200,9 @@ func (s *Session) messageStart(m rpcconn.Message) {
 	case rpcconn.RoleAssistant:
 		s.live.Apply(&rpcconn.MessageStart{Message: m})
 		s.liveIndex = s.appendItem(widgets.ChatItem{Kind: widgets.ChatAssistant, Streaming: true, Meta: messageMeta(m)})
-	case rpcconn.RoleToolResult:
-		// Tool output lives in the sidebar, from tool_execution_* events.
+	case rpcconn.RoleToolResult, rpcconn.RoleBashExecution:
+		// Tool output lives in the sidebar, from tool_execution_* events;
+		// a !command's output is already on screen from its own run.
 	default:
 		if it, ok := s.historyItem(m); ok {
 			s.appendItem(it)

@@ -34,6 +34,7 @@ func (s *Session) SetState(st rpcconn.SessionState) {
 	s.thinking = st.ThinkingLevel
 	s.sessionName = st.SessionName
 	s.sessionFile = st.SessionFile
+	s.takeModes(st)
 	s.touch()
 }
 

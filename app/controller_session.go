@@ -1,0 +1,243 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+
+	"knightcode.ai/desktop/rpcconn"
+	"knightcode.ai/desktop/widgets"
+)
+
+// Sessions lists the agent's session files, newest first, for the browser.
+func (c *Controller) Sessions(ctx context.Context, all bool) ([]SessionInfo, []SkippedFile, error) {
+	home, _ := os.UserHomeDir()
+	cwd := c.opts.Dir
+	if cwd == "" {
+		cwd, _ = os.Getwd()
+	}
+	return ListSessions(ctx, SessionRoots(c.opts.Args, home), cwd, all)
+}
+
+// SwitchSession opens another session file and loads its transcript.
+func (c *Controller) SwitchSession(path string) {
+	c.do("Open session", callTimeout, func(ctx context.Context, conn *rpcconn.Conn) error {
+		cancelled, err := conn.SwitchSession(ctx, path)
+		if err != nil {
+			return err
+		}
+		if cancelled {
+			c.session.Notice(widgets.NoticeWarning, "An extension declined opening "+path+".")
+			return nil
+		}
+		return c.reload(ctx, conn)
+	})
+}
+
+// reload fetches state, transcript and stats after the agent changed
+// session (switch, fork, clone, new).
+func (c *Controller) reload(ctx context.Context, conn *rpcconn.Conn) error {
+	st, err := conn.GetState(ctx)
+	if err != nil {
+		return err
+	}
+	c.session.SetState(st)
+	msgs, err := conn.GetMessages(ctx)
+	if err != nil {
+		return err
+	}
+	c.session.LoadHistory(msgs)
+	c.loadStats(ctx, conn)
+	return nil
+}
+
+// ForkMessages lists the user messages a fork can start from.
+func (c *Controller) ForkMessages(ctx context.Context) ([]rpcconn.ForkMessage, error) {
+	conn := c.current()
+	if conn == nil {
+		return nil, errors.New("the agent is not running")
+	}
+	return conn.GetForkMessages(ctx)
+}
+
+// Fork branches off before a user message; that message's text goes back
+// into the editor to be edited and sent again.
+func (c *Controller) Fork(entryID string) {
+	c.do("Fork", callTimeout, func(ctx context.Context, conn *rpcconn.Conn) error {
+		r, err := conn.Fork(ctx, entryID)
+		if err != nil {
+			return err
+		}
+		if r.Cancelled {
+			c.session.Notice(widgets.NoticeWarning, "An extension declined the fork.")
+			return nil
+		}
+		if err := c.reload(ctx, conn); err != nil {
+			return err
+		}
+		c.ui.SetEditorText(r.Text)
+		return nil
+	})
+}
+
+// Clone copies the active branch into a new session.
+func (c *Controller) Clone() {
+	c.do("Clone", callTimeout, func(ctx context.Context, conn *rpcconn.Conn) error {
+		cancelled, err := conn.Clone(ctx)
+		if err != nil {
+			return err
+		}
+		if cancelled {
+			c.session.Notice(widgets.NoticeWarning, "An extension declined the clone.")
+			return nil
+		}
+		if err := c.reload(ctx, conn); err != nil {
+			return err
+		}
+		c.session.Notice(widgets.NoticeInfo, "Cloned into a new session: "+c.session.SessionFile())
+		return nil
+	})
+}
+
+// Rename names the session.
+func (c *Controller) Rename(name string) {
+	c.do("Rename", callTimeout, func(ctx context.Context, conn *rpcconn.Conn) error {
+		if err := conn.SetSessionName(ctx, name); err != nil {
+			return err
+		}
+		c.session.SetSessionName(name)
+		return nil
+	})
+}
+
+// ExportHTML writes the session as HTML to path and hands the written path
+// to done (on a controller goroutine).
+func (c *Controller) ExportHTML(path string, done func(written string)) {
+	c.do("Export", callTimeout, func(ctx context.Context, conn *rpcconn.Conn) error {
+		written, err := conn.ExportHTML(ctx, path)
+		if err != nil {
+			if strings.Contains(err.Error(), "in-memory") {
+				return errors.New("this session is not saved to a file (the agent runs with --no-session), so it cannot be exported")
+			}
+			return err
+		}
+		done(written)
+		return nil
+	})
+}
+
+// LastAnswer hands the last reply's text to done, or reports there is none.
+func (c *Controller) LastAnswer(done func(text string)) {
+	c.do("Copy last answer", callTimeout, func(ctx context.Context, conn *rpcconn.Conn) error {
+		text, ok, err := conn.GetLastAssistantText(ctx)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			c.session.Notice(widgets.NoticeInfo, "There is no answer to copy yet.")
+			return nil
+		}
+		done(text)
+		return nil
+	})
+}
+
+// Compact summarises the conversation, with optional instructions.
+func (c *Controller) Compact(instructions string) {
+	c.do("Compact", longTimeout, func(ctx context.Context, conn *rpcconn.Conn) error {
+		_, err := conn.Compact(ctx, instructions)
+		if err == nil {
+			c.loadStats(ctx, conn)
+		}
+		return err
+	})
+}
+
+// SetModes changes the agent's run settings that differ from the current.
+func (c *Controller) SetModes(m AgentModes) {
+	old := c.session.Modes()
+	c.do("Change settings", callTimeout, func(ctx context.Context, conn *rpcconn.Conn) error {
+		var errs []error
+		if m.AutoCompaction != old.AutoCompaction {
+			errs = append(errs, conn.SetAutoCompaction(ctx, m.AutoCompaction))
+		}
+		if m.AutoRetry != old.AutoRetry {
+			errs = append(errs, conn.SetAutoRetry(ctx, m.AutoRetry))
+		}
+		if m.SteeringMode != old.SteeringMode {
+			errs = append(errs, conn.SetSteeringMode(ctx, m.SteeringMode))
+		}
+		if m.FollowUpMode != old.FollowUpMode {
+			errs = append(errs, conn.SetFollowUpMode(ctx, m.FollowUpMode))
+		}
+		if err := errors.Join(errs...); err != nil {
+			return err
+		}
+		c.session.SetModes(m)
+		return nil
+	})
+}
+
+// AbortRetry stops a pending automatic retry.
+func (c *Controller) AbortRetry() {
+	c.do("Abort retry", callTimeout, func(ctx context.Context, conn *rpcconn.Conn) error {
+		return conn.AbortRetry(ctx)
+	})
+}
+
+// RunBash runs a !command in the agent; its output streams into the
+// transcript and reaches the model with the next prompt.
+func (c *Controller) RunBash(command string) {
+	c.do("Run command", longTimeout, func(ctx context.Context, conn *rpcconn.Conn) error {
+		i := c.session.BashStart(command)
+		c.ui.Invalidate()
+		r, err := conn.Bash(ctx, command, func(delta string) {
+			c.session.BashOutput(i, delta)
+			c.ui.Invalidate()
+		})
+		c.session.BashEnd(i, r, err)
+		return nil
+	})
+}
+
+// AbortBash stops a running !command.
+func (c *Controller) AbortBash() {
+	c.do("Stop command", callTimeout, func(ctx context.Context, conn *rpcconn.Conn) error {
+		return conn.AbortBash(ctx)
+	})
+}
+
+// Commands lists the agent's extension commands, prompt templates and skills.
+func (c *Controller) Commands(ctx context.Context) ([]rpcconn.Command, error) {
+	conn := c.current()
+	if conn == nil {
+		return nil, errors.New("the agent is not running")
+	}
+	return conn.GetCommands(ctx)
+}
+
+// Tree returns the session tree: from the agent, or from the session file
+// for agents without get_tree.
+func (c *Controller) Tree(ctx context.Context) ([]rpcconn.TreeNode, string, error) {
+	conn := c.current()
+	if conn == nil {
+		return nil, "", errors.New("the agent is not running")
+	}
+	tree, err := conn.GetTree(ctx)
+	if errors.Is(err, rpcconn.ErrUnsupported) {
+		file := c.session.SessionFile()
+		if file == "" {
+			return nil, "", errors.New("this session is not saved to a file, and the agent cannot list its tree")
+		}
+		return ReadSessionTree(file)
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	leaf := ""
+	if tree.LeafID != nil {
+		leaf = *tree.LeafID
+	}
+	return tree.Tree, leaf, nil
+}

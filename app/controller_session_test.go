@@ -1,0 +1,99 @@
+package app
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"knightcode.ai/desktop/widgets"
+)
+
+func TestControllerSessionCommands(t *testing.T) {
+	dir := t.TempDir()
+	c, s, ui := startController(t, "--session-dir", dir)
+	ctx := context.Background()
+	c.Send("first prompt", nil, false)
+	eventually(t, "first reply", func() bool { v := s.View(nil); return len(v.Items) >= 2 && !v.Running })
+	c.Send("second prompt", nil, false)
+	eventually(t, "second reply", func() bool { v := s.View(nil); return len(v.Items) >= 4 && !v.Running })
+
+	c.Rename("feature work")
+	eventually(t, "renamed", func() bool { return s.View(nil).SessionName == "feature work" })
+
+	infos, _, err := c.Sessions(ctx, true)
+	if err != nil || len(infos) == 0 {
+		t.Fatalf("sessions %+v %v", infos, err)
+	}
+
+	forks, err := c.ForkMessages(ctx)
+	if err != nil || len(forks) != 2 {
+		t.Fatalf("fork messages %+v %v", forks, err)
+	}
+	c.Fork(forks[1].EntryID)
+	eventually(t, "forked text in the editor", func() bool {
+		e := ui.snapshot().editor
+		return len(e) == 1 && e[0] == "second prompt"
+	})
+	eventually(t, "transcript before the fork point", func() bool { return len(s.View(nil).Items) == 2 })
+
+	c.Clone()
+	eventually(t, "clone notice", func() bool { return strings.Contains(lastItem(s).Text, "Cloned") })
+
+	out := filepath.Join(t.TempDir(), "export.html")
+	written := make(chan string, 1)
+	c.ExportHTML(out, func(p string) { written <- p })
+	p := <-written
+	if b, err := os.ReadFile(p); err != nil || !strings.Contains(string(b), "first prompt") {
+		t.Fatalf("export %s: %v", p, err)
+	}
+
+	answer := make(chan string, 1)
+	c.LastAnswer(func(text string) { answer <- text })
+	if a := <-answer; a == "" {
+		t.Fatal("empty last answer")
+	}
+
+	tree, leaf, err := c.Tree(ctx)
+	if err != nil || len(tree) == 0 || leaf == "" {
+		t.Fatalf("tree %+v leaf %q err %v", tree, leaf, err)
+	}
+
+	cmds, err := c.Commands(ctx)
+	if err != nil || len(cmds) == 0 {
+		t.Fatalf("commands %+v %v", cmds, err)
+	}
+
+	m := s.Modes()
+	m.AutoCompaction = !m.AutoCompaction
+	m.SteeringMode = "all"
+	c.SetModes(m)
+	eventually(t, "modes", func() bool { return s.Modes() == m })
+
+	c.Compact("keep it short")
+	eventually(t, "compaction in the transcript", func() bool {
+		for _, it := range s.View(nil).Items {
+			if it.Kind == widgets.ChatCompaction {
+				return true
+			}
+		}
+		return false
+	})
+
+	c.RunBash("seq 3")
+	eventually(t, "bash output", func() bool {
+		it := lastItem(s)
+		return it.Kind == widgets.ChatBash && !it.Streaming && strings.Contains(it.Text, "3") && it.ExitCode != nil && *it.ExitCode == 0
+	})
+
+	infos, _, _ = c.Sessions(ctx, true)
+	c.SwitchSession(infos[len(infos)-1].Path)
+	eventually(t, "switched", func() bool { return s.SessionFile() == infos[len(infos)-1].Path })
+}
+
+func TestControllerExportOfInMemorySessionExplains(t *testing.T) {
+	c, s, _ := startController(t)
+	c.ExportHTML(filepath.Join(t.TempDir(), "x.html"), func(string) { t.Error("exported an in-memory session") })
+	eventually(t, "explanation", func() bool { return strings.Contains(lastItem(s).Text, "not saved to a file") })
+}
