@@ -29,6 +29,10 @@ type UI interface {
 	// RestoreDraft puts texts back into the editor after a failed send or
 	// a cleared queue, below whatever is there.
 	RestoreDraft(text string)
+	// Notify pops up an extension's notification or error.
+	Notify(n widgets.Notice)
+	// Settled says a run ended: panels that follow the session refresh.
+	Settled()
 }
 
 // callTimeout bounds commands that should answer at once; prompt and abort
@@ -52,6 +56,8 @@ type Controller struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+	// onReady (may be nil) runs once the agent is connected and loaded.
+	onReady func()
 }
 
 // NewController prepares a controller; Start connects.
@@ -170,6 +176,9 @@ func (c *Controller) loadAll(conn *rpcconn.Conn, restart bool) {
 	}
 	c.loadStats(ctx, conn)
 	c.ui.Invalidate()
+	if c.onReady != nil {
+		c.onReady()
+	}
 }
 
 func (c *Controller) loadLevels(ctx context.Context, conn *rpcconn.Conn) {
@@ -215,6 +224,10 @@ func (c *Controller) handle(conn *rpcconn.Conn, ev rpcconn.Event) {
 			c.loadStats(ctx, conn)
 			c.ui.Invalidate()
 		})
+		c.ui.Settled()
+	}
+	for _, n := range fx.Notices {
+		c.ui.Notify(n)
 	}
 	for _, d := range fx.Dialogs {
 		c.ui.ShowDialog(d)
@@ -264,9 +277,10 @@ func (c *Controller) report(what string, err error) {
 }
 
 // Send sends what the user typed. While the agent runs it steers, or with
-// followUp queues it for when the agent is done. The editor was already cleared by the window; when
-// sending fails the text goes back into it, so nothing typed is lost.
-func (c *Controller) Send(text string, images []rpcconn.Image, followUp bool) {
+// followUp queues it for when the agent is done. The editor was already
+// cleared by the window; when sending fails the text goes back into it, so
+// nothing typed is lost. accepted (may be nil) runs once the agent took it.
+func (c *Controller) Send(text string, images []rpcconn.Image, followUp bool, accepted func()) {
 	p := rpcconn.Prompt{Message: text, Images: images}
 	if c.session.Running() {
 		p.StreamingBehavior = rpcconn.StreamSteer
@@ -287,6 +301,8 @@ func (c *Controller) Send(text string, images []rpcconn.Image, followUp bool) {
 		if err := conn.Prompt(ctx, p); err != nil {
 			c.ui.RestoreDraft(text)
 			c.report("Not sent", err)
+		} else if accepted != nil {
+			accepted()
 		}
 		c.ui.Invalidate()
 	})

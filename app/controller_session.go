@@ -241,3 +241,21 @@ func (c *Controller) Tree(ctx context.Context) ([]rpcconn.TreeNode, string, erro
 	}
 	return tree.Tree, leaf, nil
 }
+
+// EntriesSince returns session entries after since, from the agent or, for
+// agents without get_entries, from the session file.
+func (c *Controller) EntriesSince(ctx context.Context, since string) ([]rpcconn.Entry, error) {
+	conn := c.current()
+	if conn == nil {
+		return nil, errors.New("the agent is not running")
+	}
+	r, err := conn.GetEntries(ctx, since)
+	if errors.Is(err, rpcconn.ErrUnsupported) {
+		file := c.session.SessionFile()
+		if file == "" {
+			return nil, err
+		}
+		return ReadEntriesSince(file, since)
+	}
+	return r.Entries, err
+}

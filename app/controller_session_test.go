@@ -14,9 +14,9 @@ func TestControllerSessionCommands(t *testing.T) {
 	dir := t.TempDir()
 	c, s, ui := startController(t, "--session-dir", dir)
 	ctx := context.Background()
-	c.Send("first prompt", nil, false)
+	c.Send("first prompt", nil, false, nil)
 	eventually(t, "first reply", func() bool { v := s.View(nil); return len(v.Items) >= 2 && !v.Running })
-	c.Send("second prompt", nil, false)
+	c.Send("second prompt", nil, false, nil)
 	eventually(t, "second reply", func() bool { v := s.View(nil); return len(v.Items) >= 4 && !v.Running })
 
 	c.Rename("feature work")

@@ -25,6 +25,7 @@ type recordingUI struct {
 	drafts   []string
 	editor   []string
 	failures []error
+	notices  []widgets.Notice
 	closed   int
 }
 
@@ -49,6 +50,12 @@ func (u *recordingUI) SetEditorText(text string) {
 	defer u.mu.Unlock()
 	u.editor = append(u.editor, text)
 }
+func (u *recordingUI) Notify(n widgets.Notice) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.notices = append(u.notices, n)
+}
+func (u *recordingUI) Settled() {}
 func (u *recordingUI) RestoreDraft(text string) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
@@ -98,7 +105,7 @@ func lastItem(s *Session) widgets.ChatItem {
 
 func TestControllerChatsAndSwitchesModels(t *testing.T) {
 	c, s, _ := startController(t)
-	c.Send("hello [[markdown]]", nil, false)
+	c.Send("hello [[markdown]]", nil, false, nil)
 	eventually(t, "reply settled", func() bool {
 		v := s.View(nil)
 		return len(v.Items) >= 2 && !v.Running && v.Items[len(v.Items)-1].Kind == widgets.ChatAssistant && !v.Items[len(v.Items)-1].Streaming
@@ -128,10 +135,10 @@ func TestControllerChatsAndSwitchesModels(t *testing.T) {
 
 func TestControllerEscapeRestoresQueuedTexts(t *testing.T) {
 	c, s, ui := startController(t)
-	c.Send("[[slow:100]] [[long:50]]", nil, false)
+	c.Send("[[slow:100]] [[long:50]]", nil, false, nil)
 	eventually(t, "running", s.Running)
-	c.Send("steer me", nil, false)
-	c.Send("follow me", nil, true)
+	c.Send("steer me", nil, false, nil)
+	c.Send("follow me", nil, true, nil)
 	eventually(t, "queued", func() bool {
 		v := s.View(nil)
 		return len(v.Steering) == 1 && len(v.FollowUp) == 1
@@ -152,12 +159,12 @@ func TestControllerEscapeRestoresQueuedTexts(t *testing.T) {
 
 func TestControllerKeepsDraftWhenSendFails(t *testing.T) {
 	c, s, ui := startController(t)
-	c.Send("[[slow:100]] [[long:20]]", nil, false)
+	c.Send("[[slow:100]] [[long:20]]", nil, false, nil)
 	eventually(t, "running", s.Running)
 	// Once the agent is gone, sending must hand the text back.
 	c.current().Close()
 	eventually(t, "exited", func() bool { return s.View(nil).Conn == ConnExited })
-	c.Send("precious draft", nil, false)
+	c.Send("precious draft", nil, false, nil)
 	if d := ui.snapshot().drafts; len(d) != 1 || d[0] != "precious draft" {
 		t.Fatalf("drafts %q", d)
 	}
@@ -166,17 +173,15 @@ func TestControllerKeepsDraftWhenSendFails(t *testing.T) {
 func TestControllerRestartResumesSession(t *testing.T) {
 	dir := t.TempDir()
 	c, s, ui := startController(t, "--session-dir", dir)
-	c.Send("remember me", nil, false)
+	c.Send("remember me", nil, false, nil)
 	eventually(t, "reply", func() bool { v := s.View(nil); return len(v.Items) >= 2 && !v.Running })
 	file := s.SessionFile()
 	if file == "" {
 		t.Fatal("the fake agent kept no session file")
 	}
-	c.Send("[[crash]] [[long:20]]", nil, false)
+	c.Send("[[crash]] [[long:20]]", nil, false, nil)
 	eventually(t, "crashed", func() bool { return s.View(nil).Conn == ConnExited })
-	if ui.snapshot().closed == 0 {
-		t.Fatal("dialogs not closed on exit")
-	}
+	eventually(t, "dialogs closed on exit", func() bool { return ui.snapshot().closed > 0 })
 	c.Restart()
 	eventually(t, "resumed", func() bool {
 		v := s.View(nil)
@@ -204,7 +209,7 @@ func TestControllerReportsStartFailure(t *testing.T) {
 
 func TestControllerForwardsDialogs(t *testing.T) {
 	c, s, ui := startController(t)
-	c.Send("[[ext:confirm]]", nil, false)
+	c.Send("[[ext:confirm]]", nil, false, nil)
 	eventually(t, "dialog", func() bool { return len(ui.snapshot().dialogs) == 1 })
 	d := ui.snapshot().dialogs[0]
 	c.Respond(d.ID, rpcconn.AnswerConfirmed(true))
@@ -216,9 +221,9 @@ func TestControllerForwardsDialogs(t *testing.T) {
 
 func TestControllerRestartKeepsTranscriptWithoutSessionFile(t *testing.T) {
 	c, s, _ := startController(t)
-	c.Send("keep me on screen", nil, false)
+	c.Send("keep me on screen", nil, false, nil)
 	eventually(t, "reply", func() bool { v := s.View(nil); return len(v.Items) >= 2 && !v.Running })
-	c.Send("[[crash]] [[long:20]]", nil, false)
+	c.Send("[[crash]] [[long:20]]", nil, false, nil)
 	eventually(t, "crashed", func() bool { return s.View(nil).Conn == ConnExited })
 	c.Restart()
 	eventually(t, "restarted", func() bool {

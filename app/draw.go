@@ -60,6 +60,9 @@ func (w *Window) draw() {
 	if v.Exit != prev.Exit {
 		w.showExit(v)
 	}
+	if first || v.WidgetsRev != prev.WidgetsRev {
+		w.drawWidgets(v.Widgets, prev.Widgets)
+	}
 	w.drawn = v
 }
 
@@ -82,4 +85,26 @@ func (w *Window) showExit(v View) {
 	}
 	w.banner.SetMessage(fmt.Sprintf("The KnightCode agent exited — %s", v.Exit.Status()), v.Exit.StderrTail, widgets.NoticeError)
 	w.banner.Show()
+}
+
+// drawWidgets places the extensions' text blocks above or below the editor.
+func (w *Window) drawWidgets(now, before map[string]ExtWidget) {
+	for key, old := range before {
+		if _, still := now[key]; !still {
+			w.blocks(old.Below).Set(key, nil)
+		}
+	}
+	for key, wd := range now {
+		if old, ok := before[key]; ok && old.Below != wd.Below {
+			w.blocks(old.Below).Set(key, nil)
+		}
+		w.blocks(wd.Below).Set(key, wd.Lines)
+	}
+}
+
+func (w *Window) blocks(below bool) *widgets.ExtensionBlocks {
+	if below {
+		return w.below
+	}
+	return w.above
 }

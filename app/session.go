@@ -28,6 +28,8 @@ type Effects struct {
 	ModelChanged bool
 	// Dialogs are extension requests that wait for the user.
 	Dialogs []*rpcconn.ExtensionUIRequest
+	// Notices are notifications and extension errors to pop up.
+	Notices []widgets.Notice
 	// EditorText is text an extension wants in the editor.
 	EditorText *string
 }
@@ -72,9 +74,11 @@ type Session struct {
 	exit       *rpcconn.Exit
 	activity   string
 
-	extStatus map[string]string
-	title     string
-	modes     AgentModes
+	extStatus  map[string]string
+	extWidgets map[string]ExtWidget
+	widgetsRev uint64
+	title      string
+	modes      AgentModes
 
 	rev uint64
 }
@@ -129,7 +133,7 @@ func (s *Session) Notice(level widgets.NoticeLevel, text string) {
 }
 
 func (s *Session) notice(level widgets.NoticeLevel, text string) {
-	s.appendItem(widgets.ChatItem{Kind: widgets.ChatNotice, Level: level, Text: text})
+	s.appendItem(widgets.ChatItem{Kind: widgets.ChatNotice, Level: level, Text: plain(text)})
 	s.touch()
 }
 
@@ -180,7 +184,9 @@ func (s *Session) Apply(ev rpcconn.Event) Effects {
 	case *rpcconn.SummarizationRetryFinished:
 		s.activity = ""
 	case *rpcconn.ExtensionError:
-		s.notice(widgets.NoticeError, fmt.Sprintf("Extension error in %s (%s): %s", e.ExtensionPath, e.Event, e.Error))
+		text := fmt.Sprintf("Extension error in %s (%s): %s", e.ExtensionPath, e.Event, e.Error)
+		s.notice(widgets.NoticeError, text)
+		fx.Notices = append(fx.Notices, widgets.Notice{Time: s.now(), Text: plain(text), Level: widgets.NoticeError, Source: "extension_error"})
 	case *rpcconn.ThinkingLevelChanged:
 		s.thinking = e.Level
 	case *rpcconn.SessionInfoChanged:
@@ -327,14 +333,17 @@ func (s *Session) extensionRequest(e *rpcconn.ExtensionUIRequest, fx *Effects) {
 			level = widgets.NoticeError
 		}
 		s.notice(level, e.Message)
+		fx.Notices = append(fx.Notices, widgets.Notice{Time: s.now(), Text: plain(e.Message), Level: level, Source: "Extension"})
 	case rpcconn.UISetStatus:
 		if e.StatusText == nil {
 			delete(s.extStatus, e.StatusKey)
 		} else {
-			s.extStatus[e.StatusKey] = *e.StatusText
+			s.extStatus[e.StatusKey] = plain(*e.StatusText)
 		}
 	case rpcconn.UISetTitle:
-		s.title = e.Title
+		s.title = plain(e.Title)
+	case rpcconn.UISetWidget:
+		s.setWidget(e)
 	case rpcconn.UISetEditorText:
 		text := e.Text
 		fx.EditorText = &text

@@ -14,6 +14,8 @@ import (
 
 func settingsIcon() fyne.Resource { return theme.SettingsIcon() }
 
+func attachIcon() fyne.Resource { return theme.FileImageIcon() }
+
 func storageURL(path string) (*url.URL, error) {
 	return url.Parse(storage.NewFileURI(path).String())
 }

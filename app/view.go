@@ -32,6 +32,13 @@ type View struct {
 
 	Conn ConnState
 	Exit *rpcconn.Exit
+
+	// Widgets are the extensions' text blocks by key; WidgetsRev changes
+	// when any of them does.
+	Widgets    map[string]ExtWidget
+	WidgetsRev uint64
+	// ModelName names the current model for messages.
+	ModelName string
 }
 
 // View returns the state to draw. prev (may be nil) is the previous View:
@@ -70,6 +77,18 @@ func (s *Session) View(prev *View) View {
 	v.Title = s.title
 	v.Conn = s.conn
 	v.Exit = s.exit
+	v.WidgetsRev = s.widgetsRev
+	if prev != nil && prev.WidgetsRev == s.widgetsRev {
+		v.Widgets = prev.Widgets
+	} else {
+		v.Widgets = s.extWidgetsCopy()
+	}
+	if s.model != nil {
+		v.ModelName = s.model.Name
+		if v.ModelName == "" {
+			v.ModelName = s.model.ID
+		}
+	}
 	return v
 }
 

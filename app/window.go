@@ -7,6 +7,8 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 
 	"knightcode.ai/desktop/rpcconn"
@@ -42,6 +44,21 @@ type Window struct {
 	name     *widget.Label
 	body     *fyne.Container
 	firstRun fyne.CanvasObject
+
+	toasts       *widgets.ToastLayer
+	extErrors    []widgets.Notice
+	above, below *widgets.ExtensionBlocks
+	draftRestore *widgets.DraftRestore
+	attachStrip  *widgets.AttachmentStrip
+	images       []*draftImage
+	nextImage    int
+	palette      *widgets.CommandPalette
+	slash        *widgets.SlashCompletion
+	commands     []widgets.PaletteItem
+	tree         *openTree
+	// focused tracks whether the window is in front, for desktop
+	// notifications.
+	focused bool
 }
 
 // NewWindow builds the main window. It starts the agent when one is found,
@@ -58,6 +75,10 @@ func NewWindow(a fyne.App, flags Flags) *Window {
 	w.build()
 	w.win.Resize(fyne.NewSize(1200, 800))
 	w.win.SetCloseIntercept(func() { w.Quit() })
+	w.win.SetOnDropped(w.onDropped)
+	w.focused = true
+	a.Lifecycle().SetOnEnteredForeground(func() { w.focused = true })
+	a.Lifecycle().SetOnExitedForeground(func() { w.focused = false })
 	w.connect()
 	return w
 }
@@ -86,18 +107,49 @@ func (w *Window) build() {
 	w.prompt.OnStop = w.stop
 	w.prompt.Editor.OnEscape = w.stop
 	w.prompt.Editor.OnShortcut = w.shortcut
-	if trace.enabled() {
-		w.prompt.Editor.OnChanged = func(text string) { trace.Mark("editor", len(text)) }
+	w.prompt.Editor.OnPaste = w.pasteImage
+	w.toasts = widgets.NewToastLayer()
+	w.above, w.below = widgets.NewExtensionBlocks(), widgets.NewExtensionBlocks()
+	w.draftRestore = widgets.NewDraftRestore()
+	w.draftRestore.OnRestore = func() { w.prompt.Editor.SetText(w.draftRestore.Previous()) }
+	w.attachStrip = widgets.NewAttachmentStrip()
+	w.attachStrip.OnRemove = w.removeImage
+	w.attachStrip.OnPreview = w.previewImage
+	w.palette = widgets.NewCommandPalette()
+	w.slash = widgets.NewSlashCompletion()
+	w.slash.SetEditor(w.prompt.Editor)
+	w.slash.OnAccept = func(text string) {
+		w.prompt.Editor.SetText(text)
+		w.prompt.Editor.CursorColumn = len([]rune(text))
+		w.prompt.Editor.Refresh()
 	}
+	w.prompt.Editor.OnChanged = w.editorChanged
 
 	settingsButton := widget.NewButtonWithIcon("", settingsIcon(), w.showSettings)
-	top := container.NewBorder(nil, nil, nil, container.NewHBox(w.models, w.thinking, settingsButton), w.name)
+	attachButton := widget.NewButtonWithIcon("", attachIcon(), w.actionAttach)
+	top := container.NewBorder(nil, nil, nil, container.NewHBox(w.models, w.thinking, attachButton, settingsButton), w.name)
 	split := container.NewHSplit(container.NewBorder(w.banner, nil, nil, nil, w.chat), w.sidebar)
 	split.Offset = 0.68
-	bottom := container.NewVBox(w.prompt, w.status)
+	bottom := container.NewVBox(w.above, w.draftRestore, w.attachStrip, w.prompt, w.below, w.status)
 	w.body = container.NewBorder(top, bottom, nil, nil, split)
-	w.win.SetContent(w.body)
+	w.win.SetContent(container.NewStack(w.body, w.toasts.Object()))
+	menu := w.buildMenu()
+	w.win.SetMainMenu(menu)
+	w.bindShortcuts(menu)
 	w.win.Canvas().Focus(w.prompt.Editor)
+}
+
+// editorChanged follows the draft for the "/" completion.
+func (w *Window) editorChanged(text string) {
+	if trace.enabled() {
+		trace.Mark("editor", len(text))
+	}
+	if !strings.HasPrefix(text, "/") && !w.slash.Visible() {
+		return
+	}
+	c := w.win.Canvas()
+	pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(w.prompt.Editor)
+	w.slash.Update(c, text, pos)
 }
 
 func (w *Window) stop() {
@@ -130,20 +182,70 @@ func (w *Window) connect() {
 	}
 	args := append(append([]string(nil), w.settings.AgentArgs...), w.flags.AgentArgs...)
 	w.controller = NewController(w.session, w, rpcconn.Options{Path: found.Path, Args: args, Dir: dir})
+	w.controller.onReady = func() { fyne.Do(w.loadCommands) }
 	w.controller.Start()
 }
 
 func (w *Window) submit(text string, mode widgets.SubmitMode) {
+	if w.slash.Visible() {
+		if t, ok := w.slash.Accept(); ok {
+			w.slash.OnAccept(t)
+			return
+		}
+	}
 	text = strings.TrimRight(text, "\n")
-	if strings.TrimSpace(text) == "" || w.controller == nil {
+	ids, images, loading := w.readyImages()
+	if (strings.TrimSpace(text) == "" && len(images) == 0) || w.controller == nil {
 		return
 	}
-	// Cleared now for a snappy editor; the controller hands the text back
-	// if sending fails, so nothing typed is lost.
-	w.prompt.Editor.Clear()
-	w.controller.Send(text, nil, mode == widgets.SubmitFollowUp)
-	w.chat.ScrollToBottom()
-	w.win.Canvas().Focus(w.prompt.Editor)
+	if loading {
+		w.toasts.Show("Images are still loading; send again in a moment.", widgets.NoticeInfo)
+		return
+	}
+	if strings.HasPrefix(text, "!") && len(images) == 0 {
+		w.prompt.Editor.Clear()
+		w.controller.RunBash(strings.TrimSpace(text[1:]))
+		w.chat.ScrollToBottom()
+		return
+	}
+	send := func() {
+		// The editor is cleared now for a snappy feel; the controller hands
+		// the text back if sending fails. Images go once the agent has them.
+		w.prompt.Editor.Clear()
+		w.draftRestore.Hide()
+		w.controller.Send(text, images, mode == widgets.SubmitFollowUp, func() {
+			fyne.Do(func() {
+				for _, id := range ids {
+					w.removeImage(id)
+				}
+			})
+		})
+		w.chat.ScrollToBottom()
+		w.win.Canvas().Focus(w.prompt.Editor)
+	}
+	if len(images) > 0 && w.drawn.ModelID != "" && !w.drawn.ModelAccepts {
+		w.confirmImagesForTextModel(send)
+		return
+	}
+	send()
+}
+
+// confirmImagesForTextModel warns before images go to a model that does
+// not read them: send anyway, or pick another model first.
+func (w *Window) confirmImagesForTextModel(send func()) {
+	var d dialog.Dialog
+	msg := widget.NewLabel(w.drawn.ModelName + " does not take images as input; the agent may drop them or fail.\nSend anyway, or switch to a model that reads images?")
+	msg.Wrapping = fyne.TextWrapWord
+	sendAnyway := widget.NewButton("Send anyway", func() { d.Hide(); send() })
+	switchModel := widget.NewButton("Switch model", func() {
+		d.Hide()
+		w.models.Open()
+	})
+	switchModel.Importance = widget.HighImportance
+	cancel := widget.NewButton("Cancel", func() { d.Hide() })
+	d = dialog.NewCustomWithoutButtons("This model does not read images", container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), cancel, switchModel, sendAnyway)), w.win)
+	d.Resize(fyne.NewSize(520, 200))
+	d.Show()
 }
 
 func (w *Window) shortcut(name string) {
@@ -195,9 +297,39 @@ func (w *Window) ShowDialog(req *rpcconn.ExtensionUIRequest) {
 // CloseDialogs implements UI.
 func (w *Window) CloseDialogs() { fyne.Do(w.dialogs.CloseAll) }
 
-// SetEditorText implements UI.
+// SetEditorText implements UI. A draft it replaces can be restored.
 func (w *Window) SetEditorText(text string) {
-	fyne.Do(func() { w.prompt.Editor.SetText(text) })
+	fyne.Do(func() {
+		if old := w.prompt.Editor.Text(); strings.TrimSpace(old) != "" && old != text {
+			w.draftRestore.ShowFor(old)
+		}
+		w.prompt.Editor.SetText(text)
+		w.win.Canvas().Focus(w.prompt.Editor)
+	})
+}
+
+// Notify implements UI: a toast, kept in the history, and a desktop
+// notification when the window is not in front.
+func (w *Window) Notify(n widgets.Notice) {
+	fyne.Do(func() {
+		w.toasts.ShowNotice(n)
+		if n.Source == "extension_error" {
+			w.extErrors = append(w.extErrors, n)
+		}
+		if !w.focused {
+			w.app.SendNotification(fyne.NewNotification(appTitle, n.Text))
+		}
+	})
+}
+
+// Settled implements UI.
+func (w *Window) Settled() {
+	fyne.Do(func() {
+		w.followTree()
+		if len(w.commands) == 0 {
+			w.loadCommands()
+		}
+	})
 }
 
 // RestoreDraft implements UI: the text goes below whatever is being typed.

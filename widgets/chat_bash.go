@@ -30,7 +30,6 @@ type bashView struct {
 
 	valid bool
 	laidW float32
-	laidH float32
 	lines []fyne.CanvasObject
 }
 

@@ -6,6 +6,13 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
+// maxMovedEntries is how many entries may change place in one update
+// before the transcript is laid out afresh.
+const maxMovedEntries = 32
+
+// estimateWidth stands in for the width before the view has one.
+const estimateWidth = 760
+
 // chatViewCacheSize is how many entries keep their rendered views while
 // off screen: several screens' worth, never the whole session.
 const chatViewCacheSize = 64
@@ -107,12 +114,15 @@ func (cv *ChatView) SetItems(items []ChatItem) {
 		cv.items = grown
 		cv.heights = append(make([]float32, 0, cap(grown)), cv.heights...)
 	}
-	var changed []int
+	var changed, moved []int
 	for i := range items {
 		if i < len(cv.items) {
 			cur := &cv.items[i]
 			if cur.ID == items[i].ID && cur.Revision == items[i].Revision {
 				continue
+			}
+			if cur.ID != items[i].ID {
+				moved = append(moved, i)
 			}
 			copyChatItem(cur, &items[i])
 		} else {
@@ -132,7 +142,7 @@ func (cv *ChatView) SetItems(items []ChatItem) {
 
 	width := cv.Size().Width
 	if width <= 0 {
-		width = 760
+		width = estimateWidth
 	}
 	if fresh {
 		// The new list has no renderer yet, so these cost no layout.
@@ -143,7 +153,12 @@ func (cv *ChatView) SetItems(items []ChatItem) {
 		cv.showNewList()
 		return
 	}
+	// New entries, and entries that now sit where another was, get a
+	// guessed height until they are measured on screen.
 	for i := oldLen; i < len(cv.items); i++ {
+		cv.pending[i] = estimateHeight(&cv.items[i], width)
+	}
+	for _, i := range moved {
 		cv.pending[i] = estimateHeight(&cv.items[i], width)
 	}
 	refreshed := false
@@ -172,8 +187,20 @@ func (cv *ChatView) replacesTranscript(items []ChatItem) bool {
 		return len(items) > 0
 	case len(items) == 0:
 		return true
+	case items[0].ID != cv.items[0].ID:
+		return true
 	}
-	return items[0].ID != cv.items[0].ID
+	// Entries inserted or removed early on move everything after them;
+	// telling the list each new height would lay it out once per entry.
+	moved := 0
+	for i := 1; i < min(len(items), len(cv.items)); i++ {
+		if items[i].ID != cv.items[i].ID {
+			if moved++; moved > maxMovedEntries {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // showNewList swaps in a list made for a new transcript. The list gets

@@ -20,6 +20,12 @@ func TestChatViewLooks(t *testing.T) {
 			w.Resize(fyne.NewSize(760, 2300))
 			cv.SetItems(sampleTranscript())
 			writeLookPNG(t, w, "chat_"+tc.name+".png")
+
+			// Narrow, scrolled to the end, with the thinking block open.
+			w.Resize(fyne.NewSize(430, 900))
+			test.Tap(cv.views.get("a1").view.(*replyView).parts[0].obj.(*thinkingView))
+			cv.ScrollToBottom()
+			writeLookPNG(t, w, "chat_narrow_"+tc.name+".png")
 		})
 	}
 }

@@ -283,3 +283,21 @@ func BenchmarkChatViewStreamingIn12k(b *testing.B) {
 		cv.SetItems(items)
 	}
 }
+
+func TestChatViewItemsBeforeShown(t *testing.T) {
+	newMDTestApp(t)
+	cv := NewChatView()
+	cv.SetItems(manyItems(200, 2000))
+	w := test.NewTempWindow(t, cv)
+	w.Resize(fyne.NewSize(700, 500))
+	if _, ok := cv.bound[199]; !ok || !cv.atBottom() {
+		t.Fatal("a transcript set before the view was shown should open at its end")
+	}
+	if end := rowBottomOnScreen(cv, 199); end != cv.list.Size().Height {
+		t.Fatalf("last entry ends at %v, viewport is %v high", end, cv.list.Size().Height)
+	}
+	cv.SetItems(nil)
+	if len(cv.bound) != 0 || strings.Contains(test.RenderToMarkup(w.Canvas()), "replyView") {
+		t.Fatal("clearing the transcript left rows on screen")
+	}
+}

@@ -29,23 +29,29 @@ type codeBlock struct {
 	stamp   lookStamp
 	objects []fyne.CanvasObject
 
-	// The highlighted lines, kept while code and look stay the same, so a
-	// resize does not lex again.
-	hl      [][]codeRun
-	hlCode  string
-	hlStamp lookStamp
+	// closed is set once the closing fence has arrived.
+	closed bool
+
+	// The highlighted lines, kept while the code and the look stay the
+	// same, so a resize does not lex again.
+	hl       [][]codeRun
+	hlCode   string
+	hlClosed bool
+	hlStamp  lookStamp
 }
 
-func newCodeBlock(lang, code string) *codeBlock {
-	c := &codeBlock{lang: lang, code: strings.TrimSuffix(code, "\n")}
+func newCodeBlock(lang, code string, closed bool) *codeBlock {
+	c := &codeBlock{lang: lang}
+	c.setCode(code, closed)
 	c.copy = newCopyAction(func() string { return c.code })
 	c.ExtendBaseWidget(c)
 	return c
 }
 
 // setCode replaces the code; the caller lays out and refreshes.
-func (c *codeBlock) setCode(code string) {
+func (c *codeBlock) setCode(code string, closed bool) {
 	c.code = strings.TrimSuffix(code, "\n")
+	c.closed = closed
 	c.valid = false
 }
 
@@ -109,11 +115,13 @@ func (c *codeBlock) layoutAt(width float32) {
 					part = text[:runeOffset(text, cols-col)]
 					n = cols - col
 				}
-				t := &canvas.Text{Text: part, Color: run.color, TextSize: textSize,
-					TextStyle: fyne.TextStyle{Monospace: true, Italic: run.italic}}
-				t.Move(fyne.NewPos(pad+float32(col)*cell.Width, y))
-				t.Resize(fyne.NewSize(float32(n)*cell.Width, cell.Height))
-				objs = append(objs, t)
+				if run.color != nil {
+					t := &canvas.Text{Text: part, Color: run.color, TextSize: textSize,
+						TextStyle: fyne.TextStyle{Monospace: true, Italic: run.italic}}
+					t.Move(fyne.NewPos(pad+float32(col)*cell.Width, y))
+					t.Resize(fyne.NewSize(float32(n)*cell.Width, cell.Height))
+					objs = append(objs, t)
+				}
 				col += n
 				text = text[len(part):]
 			}
@@ -130,19 +138,37 @@ func (c *codeBlock) layoutAt(width float32) {
 }
 
 // highlighted returns the code's coloured lines for the look in use.
+//
+// Only a block whose closing fence has arrived is highlighted; one still
+// streaming is plain. Lexing is by far the dearest part of drawing code
+// (chroma lexes about 0.1-0.5 MB/s), and redoing it for a growing block on
+// every update would cost milliseconds a frame; this way each block is
+// lexed once. It depends only on the text, so a streamed block ends up
+// exactly as one rendered in one go.
 func (c *codeBlock) highlighted(th fyne.Theme, st lookStamp) [][]codeRun {
-	if c.hl != nil && c.hlCode == c.code && c.hlStamp == st {
+	if c.hl != nil && c.hlCode == c.code && c.hlClosed == c.closed && c.hlStamp == st {
 		return c.hl
 	}
-	lines := strings.Split(c.code, "\n")
-	for i, l := range lines {
-		lines[i] = expandCodeTabs(l, 4)
+	lang := c.lang
+	if !c.closed {
+		lang = ""
 	}
 	fg := resolveColor(th, theme.ColorNameForeground)
 	dark := isDark(resolveColor(th, theme.ColorNameInputBackground))
-	c.hl = highlightCode(c.lang, strings.Join(lines, "\n"), fg, dark)
-	c.hlCode, c.hlStamp = c.code, st
+	c.hl = highlightCode(lang, expandAllTabs(c.code), fg, dark)
+	c.hlCode, c.hlClosed, c.hlStamp = c.code, c.closed, st
 	return c.hl
+}
+
+func expandAllTabs(code string) string {
+	if !strings.Contains(code, "\t") {
+		return code
+	}
+	lines := strings.Split(code, "\n")
+	for i, l := range lines {
+		lines[i] = expandCodeTabs(l, 4)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // runeOffset is the byte offset of the n-th rune of s.
@@ -211,8 +237,10 @@ func (r *codeBlockRenderer) MinSize() fyne.Size {
 
 func (r *codeBlockRenderer) Refresh() {
 	r.c.valid = false
-	r.c.layoutAt(r.c.Size().Width)
-	canvas.Refresh(r.c)
+	if w := r.c.Size().Width; w > 0 { // else laid out when given a size
+		r.c.layoutAt(w)
+		canvas.Refresh(r.c)
+	}
 }
 
 func (r *codeBlockRenderer) Objects() []fyne.CanvasObject { return r.c.objects }

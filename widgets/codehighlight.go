@@ -9,10 +9,15 @@ import (
 	"github.com/alecthomas/chroma/v2/styles"
 )
 
-// highlightLimit is the largest code block that is highlighted; lexing
-// is regular-expression work redone on every streamed update of a block,
-// and past this a block is shown plain.
-const highlightLimit = 64 * 1024
+// highlightLimit is the largest code block that is highlighted. chroma
+// lexes at roughly 0.3 MB/s, on the UI thread, so this bounds the pause
+// when a big block's closing fence arrives (~50 ms); past it a block is
+// shown plain.
+const highlightLimit = 16 * 1024
+
+// codeHighlighting can be switched off by benchmarks, to tell the cost of
+// lexing from the cost of everything else.
+var codeHighlighting = true
 
 // codeRun is text of one colour on one line of code.
 type codeRun struct {
@@ -26,7 +31,7 @@ type codeRun struct {
 // Unknown languages and large blocks come back as plain lines in fg.
 func highlightCode(lang, code string, fg color.Color, dark bool) [][]codeRun {
 	var lexer chroma.Lexer
-	if lang != "" && len(code) <= highlightLimit {
+	if codeHighlighting && lang != "" && len(code) <= highlightLimit {
 		lexer = lexers.Get(lang)
 	}
 	if lexer == nil {
@@ -47,11 +52,14 @@ func highlightCode(lang, code string, fg color.Color, dark bool) [][]codeRun {
 	if err != nil {
 		return highlightCode("", code, fg, dark)
 	}
+	// Plain text keeps the theme's colour; only what the style marks
+	// differently is coloured.
+	plain := style.Get(chroma.Text).Colour
 	out := [][]codeRun{nil}
 	for tok := it(); tok != chroma.EOF; tok = it() {
 		entry := style.Get(tok.Type)
 		col := fg
-		if entry.Colour.IsSet() {
+		if entry.Colour.IsSet() && entry.Colour != plain {
 			col = color.NRGBA{R: entry.Colour.Red(), G: entry.Colour.Green(), B: entry.Colour.Blue(), A: 0xff}
 		}
 		for i, part := range strings.Split(tok.Value, "\n") {
@@ -60,6 +68,9 @@ func highlightCode(lang, code string, fg color.Color, dark bool) [][]codeRun {
 			}
 			if part != "" {
 				line := &out[len(out)-1]
+				if strings.TrimSpace(part) == "" {
+					col = nil // spaces need no object of their own
+				}
 				*line = append(*line, codeRun{text: part, color: col, italic: entry.Italic == chroma.Yes})
 			}
 		}

@@ -165,3 +165,79 @@ type Status struct {
 	// connection shows in the error colour rather than as starting.
 	Exited bool
 }
+
+// Attachment is an image attached to the draft, shown in the strip above
+// the editor.
+type Attachment struct {
+	// ID is stable while the attachment is in the draft; the strip caches
+	// its decoded thumbnail by it.
+	ID   string
+	Name string
+	// Thumb is a small PNG of the image; nil while Loading.
+	Thumb []byte
+	// Note is a caption such as "scaled down from 4032×3024".
+	Note string
+	// Loading is true while the file is being read and scaled.
+	Loading bool
+	// Error says why the file was rejected; such an attachment shows as an
+	// error chip the user can only remove.
+	Error string
+}
+
+// Notice is one in-window notification, kept in the toast layer's history.
+// Text is plain, never markup.
+type Notice struct {
+	Time  time.Time
+	Text  string
+	Level NoticeLevel
+	// Source names who raised it, such as an extension; may be empty.
+	Source string
+}
+
+// SessionRow is a saved session in the session browser.
+type SessionRow struct {
+	Path string
+	// Title is the session's name, or its first prompt when it has none.
+	Title string
+	// Subtitle is the working folder the session ran in.
+	Subtitle string
+	Modified time.Time
+	Messages int
+	Model    string
+	// Problem says why the session may not open (a damaged file, an
+	// unknown version); empty when it is fine.
+	Problem string
+	// Current marks the session the agent has open.
+	Current bool
+}
+
+// TreeRow is one entry of a session's tree, in display order.
+type TreeRow struct {
+	ID, ParentID string
+	// Kind is the entry's type: "user", "assistant", "tool", "compaction",
+	// "branch_summary", "model_change", "label", or another the agent adds.
+	Kind string
+	// Text is one line: a message's start, a tool call, a new model.
+	Text string
+	// Label is the user's bookmark on the entry, shown as a tag.
+	Label string
+	Time  time.Time
+	// OnActiveBranch is true for entries between the root and the leaf.
+	OnActiveBranch bool
+	// IsLeaf marks the session's current leaf: where the next prompt goes.
+	IsLeaf bool
+	// Depth is the indentation level the app computed: children of an
+	// entry with several children sit one level deeper than it.
+	Depth int
+}
+
+// PaletteItem is a command offered by the command palette or, as
+// "/name", by the slash completion.
+type PaletteItem struct {
+	ID, Title, Detail string
+	// Source is where the command comes from: "app", "extension",
+	// "prompt" or "skill".
+	Source string
+	// Shortcut is a key hint such as "Ctrl+N"; empty when there is none.
+	Shortcut string
+}

@@ -85,7 +85,11 @@ func (m *MarkdownView) SetMarkdown(src string) {
 	if src == m.src {
 		return
 	}
-	extends := strings.HasPrefix(src, m.src) && !m.refs
+	grows := strings.HasPrefix(src, m.src)
+	if !grows {
+		m.refs = false // a new text: its own parse says whether it has them
+	}
+	extends := grows && !m.refs
 	keep := 0
 	if extends {
 		keep = stableBlocks(m.src, len(m.blocks), func(i int) int { return m.blocks[i].start })
@@ -160,7 +164,7 @@ func updateInPlace(old []mdBlock, start int, kind ast.NodeKind, n ast.Node, r *m
 	return nil
 }
 
-// reuse finds an earlier rendering of exactly the same closed block.
+// reuseBlock finds an earlier rendering of exactly the same closed block.
 func reuseBlock(old []mdBlock, start, end int) fyne.CanvasObject {
 	if end <= start {
 		return nil
@@ -241,6 +245,9 @@ func (r *markdownRenderer) MinSize() fyne.Size {
 // the text above the tail has not changed.
 func (r *markdownRenderer) Refresh() {
 	m := r.m
+	if m.Size().Width <= 0 {
+		return // not placed yet: laid out when it is given a size
+	}
 	m.layoutAt(m.Size().Width)
 	if m.changed < len(m.blocks) {
 		for _, b := range m.blocks[m.changed:] {

@@ -49,14 +49,29 @@ func streamCuts(s string, n int, seed int64) []int {
 	return append(cuts, len(s))
 }
 
-// BenchmarkMarkdownStreaming streams a ~500 KB reply in 50,000 streamCuts and
+// BenchmarkMarkdownStreaming streams a ~500 KB reply in 50,000 deltas and
 // renders every 100th, as a 60 Hz refresh would during fast streaming.
 // ns/update should not grow with the document: compare early and late.
+// The plain variant leaves code unhighlighted: lexing each of the reply's
+// ~200 code blocks once, when its fence closes, is most of the rest.
 func BenchmarkMarkdownStreaming(b *testing.B) {
 	newMDTestApp(b)
 	doc := longMarkdownReply(500 * 1024)
 	cuts := streamCuts(doc, 50000, 1)
-	b.ResetTimer()
+	for _, hl := range []bool{true, false} {
+		name := "highlighted"
+		if !hl {
+			name = "plain"
+		}
+		b.Run(name, func(b *testing.B) {
+			codeHighlighting = hl
+			defer func() { codeHighlighting = true }()
+			streamMarkdown(b, doc, cuts)
+		})
+	}
+}
+
+func streamMarkdown(b *testing.B, doc string, cuts []int) {
 	var updates int
 	var early, late time.Duration
 	var nEarly, nLate int

@@ -1,6 +1,7 @@
 package widgets
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 
@@ -45,9 +46,9 @@ func (r *mdRender) block(n ast.Node, look spanLook, depth int) fyne.CanvasObject
 	case *ast.ThematicBreak:
 		return newRuleLine()
 	case *ast.FencedCodeBlock:
-		return newCodeBlock(string(t.Language(r.src)), mdLinesText(t, r.src))
+		return newCodeBlock(string(t.Language(r.src)), mdLinesText(t, r.src), fenceClosed(t, r.src))
 	case *ast.CodeBlock:
-		return newCodeBlock("", mdLinesText(t, r.src))
+		return newCodeBlock("", mdLinesText(t, r.src), false)
 	case *ast.Blockquote:
 		look.color = theme.ColorNamePlaceHolder
 		return newMDQuote(r.stack(t, look, depth, 3))
@@ -82,12 +83,12 @@ func (r *mdRender) update(obj fyne.CanvasObject, n ast.Node) bool {
 		}
 	case *ast.FencedCodeBlock:
 		if c, ok := obj.(*codeBlock); ok && c.lang == string(t.Language(r.src)) {
-			c.setCode(mdLinesText(t, r.src))
+			c.setCode(mdLinesText(t, r.src), fenceClosed(t, r.src))
 			return true
 		}
 	case *ast.CodeBlock:
 		if c, ok := obj.(*codeBlock); ok && c.lang == "" {
-			c.setCode(mdLinesText(t, r.src))
+			c.setCode(mdLinesText(t, r.src), false)
 			return true
 		}
 	}
@@ -178,6 +179,39 @@ func mdCellAlign(a east.Alignment) fyne.TextAlign {
 		return fyne.TextAlignTrailing
 	}
 	return fyne.TextAlignLeading
+}
+
+// fenceClosed says whether a fenced code block's closing fence is in src:
+// a line of at least as many of the same fence characters, indented less
+// than four columns, with nothing after them.
+func fenceClosed(n *ast.FencedCodeBlock, src []byte) bool {
+	open := mdLineStart(src, n.Pos())
+	after := bytes.IndexByte(src[open:], '\n')
+	if after < 0 {
+		return false
+	}
+	after += open + 1
+	if lines := n.Lines(); lines.Len() > 0 {
+		after = lines.At(lines.Len() - 1).Stop
+	}
+	fence := bytes.TrimLeft(src[open:], " ")
+	if len(fence) == 0 || (fence[0] != '`' && fence[0] != '~') {
+		return false
+	}
+	want := len(fence) - len(bytes.TrimLeft(fence, string(fence[:1])))
+	if after >= len(src) {
+		return false
+	}
+	line := src[after:]
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	trimmed := bytes.TrimLeft(line, " ")
+	if len(line)-len(trimmed) > 3 {
+		return false
+	}
+	rest := bytes.TrimLeft(trimmed, string(fence[:1]))
+	return len(trimmed)-len(rest) >= want && len(bytes.TrimSpace(rest)) == 0
 }
 
 // mdLinesText joins a leaf block's source lines.

@@ -179,8 +179,10 @@ func (r *mdTableRenderer) MinSize() fyne.Size {
 
 func (r *mdTableRenderer) Refresh() {
 	r.t.valid = false
-	r.t.layoutAt(r.t.Size().Width)
-	canvas.Refresh(r.t)
+	if w := r.t.Size().Width; w > 0 { // else laid out when given a size
+		r.t.layoutAt(w)
+		canvas.Refresh(r.t)
+	}
 }
 
 func (r *mdTableRenderer) Objects() []fyne.CanvasObject { return r.t.objects }

@@ -69,6 +69,9 @@ func (p *ModelPicker) SetCurrent(provider, id string) {
 // Current returns the model shown.
 func (p *ModelPicker) Current() ModelChoice { return p.current }
 
+// Open drops the list down, as a click would: for "pick another model".
+func (p *ModelPicker) Open() { p.sel.Tapped(&fyne.PointEvent{}) }
+
 func (p *ModelPicker) show() {
 	label := ""
 	if p.current.ID != "" {

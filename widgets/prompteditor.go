@@ -40,6 +40,12 @@ type PromptEditor struct {
 	OnSubmit   func(text string, mode SubmitMode)
 	OnEscape   func()
 	OnShortcut func(name string)
+	// OnPaste runs before a paste; returning true means it took the
+	// clipboard's content itself (an image), so no text is pasted.
+	OnPaste func() bool
+	// OnOtherShortcut gets the shortcuts the editor does not use, so the
+	// window's menu shortcuts work while the editor has the focus.
+	OnOtherShortcut func(fyne.Shortcut) bool
 
 	streaming bool
 	// held is the modifier state seen through KeyDown/KeyUp, for drivers
@@ -149,6 +155,9 @@ func (e *PromptEditor) TypedKey(ev *fyne.KeyEvent) {
 // with Alt or Ctrl held (any modifier but Shift makes a key a shortcut) and
 // the window shortcuts.
 func (e *PromptEditor) TypedShortcut(s fyne.Shortcut) {
+	if _, paste := s.(*fyne.ShortcutPaste); paste && e.OnPaste != nil && e.OnPaste() {
+		return
+	}
 	if cs, ok := s.(*desktop.CustomShortcut); ok {
 		switch cs.KeyName {
 		case fyne.KeyReturn, fyne.KeyEnter:
@@ -176,6 +185,9 @@ func (e *PromptEditor) TypedShortcut(s fyne.Shortcut) {
 				e.shortcut(ShortcutPalette)
 				return
 			}
+		}
+		if e.OnOtherShortcut != nil && e.OnOtherShortcut(cs) {
+			return
 		}
 	}
 	e.Entry.TypedShortcut(s)

@@ -104,8 +104,10 @@ func (r *textFlowRenderer) MinSize() fyne.Size {
 
 func (r *textFlowRenderer) Refresh() {
 	r.f.valid = false
-	r.f.layoutAt(r.f.Size().Width)
-	canvas.Refresh(r.f)
+	if w := r.f.Size().Width; w > 0 { // else laid out when given a size
+		r.f.layoutAt(w)
+		canvas.Refresh(r.f)
+	}
 }
 
 func (r *textFlowRenderer) Objects() []fyne.CanvasObject {

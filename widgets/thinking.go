@@ -26,7 +26,6 @@ type thinkingView struct {
 	isOpen   func() bool
 	setOpen  func(bool)
 	resized  func()
-	hovered  bool
 	lastOpen bool
 }
 

@@ -7,23 +7,6 @@ import (
 	"fyne.io/fyne/v2/theme"
 )
 
-// Wrapped text has no fixed height: it depends on the width it is given.
-// Fyne's MinSize has no width argument, so the widgets here also answer
-// heightAt(width), which lets a parent measure a child for the width it
-// is about to give it instead of resizing twice and hoping it settles.
-type heightForWidth interface {
-	heightAt(width float32) float32
-}
-
-// objHeightAt measures any object for a width; plain Fyne widgets do not
-// wrap, so their MinSize is the answer.
-func objHeightAt(o fyne.CanvasObject, width float32) float32 {
-	if h, ok := o.(heightForWidth); ok {
-		return h.heightAt(width)
-	}
-	return o.MinSize().Height
-}
-
 // lookStamp identifies the look a cached layout was made with; when it
 // changes, sizes and colours must be resolved again.
 type lookStamp struct {

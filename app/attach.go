@@ -1,0 +1,197 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+	native "github.com/sqweek/dialog"
+
+	"knightcode.ai/desktop/rpcconn"
+	"knightcode.ai/desktop/widgets"
+)
+
+// draftImage is an image attached to the draft: loading, ready or rejected.
+type draftImage struct {
+	id      string
+	name    string
+	loading bool
+	att     Attachment
+	err     error
+}
+
+// attachFiles loads image files off the UI goroutine, showing each as it
+// arrives. Files that are not images are offered as paths for the prompt.
+func (w *Window) attachFiles(paths []string) {
+	if len(paths) == 0 {
+		return
+	}
+	slots := make([]*draftImage, len(paths))
+	for i, p := range paths {
+		w.nextImage++
+		slots[i] = &draftImage{id: "img" + strconv.Itoa(w.nextImage), name: baseName(p), loading: true}
+		w.images = append(w.images, slots[i])
+	}
+	w.showAttachments()
+	go func() {
+		var notImages []string
+		LoadAttachments(context.Background(), paths, 0, func(i int, a Attachment, err error) {
+			var ae *AttachmentError
+			if errors.As(err, &ae) && (ae.Problem == AttachNotImage || ae.Problem == AttachFolder) {
+				notImages = append(notImages, paths[i])
+			}
+			fyne.Do(func() {
+				slot := slots[i]
+				slot.loading, slot.att, slot.err = false, a, err
+				if errors.As(err, &ae) && (ae.Problem == AttachNotImage || ae.Problem == AttachFolder) {
+					w.removeImage(slot.id)
+					return
+				}
+				if err == nil && a.Resized {
+					w.toasts.Show(slots[i].name+": "+a.Note()+" to fit what models accept.", widgets.NoticeInfo)
+				}
+				w.showAttachments()
+			})
+		})
+		if len(notImages) > 0 {
+			fyne.Do(func() { w.offerPaths(notImages) })
+		}
+	}()
+}
+
+func baseName(path string) string {
+	if i := strings.LastIndexAny(path, `/\`); i >= 0 {
+		return path[i+1:]
+	}
+	return path
+}
+
+// offerPaths asks whether dropped files that are not images should go into
+// the prompt as @path references, a common way to point the agent at files.
+func (w *Window) offerPaths(paths []string) {
+	what := "this file"
+	if len(paths) > 1 {
+		what = fmt.Sprintf("these %d files", len(paths))
+	}
+	dialog.ShowConfirm("Not an image", "Insert the path of "+what+" into your prompt?\n\n"+strings.Join(paths, "\n"), func(ok bool) {
+		if !ok {
+			return
+		}
+		refs := make([]string, len(paths))
+		for i, p := range paths {
+			refs[i] = "@" + p
+		}
+		e := w.prompt.Editor
+		text := e.Text()
+		if text != "" && !strings.HasSuffix(text, " ") && !strings.HasSuffix(text, "\n") {
+			text += " "
+		}
+		e.SetText(text + strings.Join(refs, " ") + " ")
+		w.win.Canvas().Focus(e)
+	}, w.win)
+}
+
+func (w *Window) removeImage(id string) {
+	for i, img := range w.images {
+		if img.id == id {
+			w.images = append(w.images[:i], w.images[i+1:]...)
+			break
+		}
+	}
+	w.showAttachments()
+}
+
+func (w *Window) showAttachments() {
+	items := make([]widgets.Attachment, len(w.images))
+	for i, img := range w.images {
+		items[i] = widgets.Attachment{ID: img.id, Name: img.name, Loading: img.loading, Thumb: img.att.Thumb, Note: img.att.Note()}
+		if img.err != nil {
+			items[i].Error = img.err.Error()
+		}
+	}
+	w.attachStrip.SetAttachments(items)
+}
+
+func (w *Window) previewImage(id string) {
+	for _, img := range w.images {
+		if img.id == id && img.err == nil && !img.loading {
+			d := dialog.NewCustom(img.name, "Close", widgets.NewImagePreview(img.att.Data, img.name, img.att.Note()), w.win)
+			d.Resize(fyne.NewSize(720, 560))
+			d.Show()
+			return
+		}
+	}
+}
+
+// readyImages are the attachments to send, and whether some still load.
+func (w *Window) readyImages() (ids []string, images []rpcconn.Image, loading bool) {
+	for _, img := range w.images {
+		switch {
+		case img.loading:
+			loading = true
+		case img.err == nil:
+			ids = append(ids, img.id)
+			images = append(images, rpcconn.Image{Data: img.att.Base64(), MimeType: img.att.MimeType})
+		}
+	}
+	return ids, images, loading
+}
+
+// actionAttach picks image files with the platform's dialog.
+func (w *Window) actionAttach() {
+	go func() {
+		path, err := native.File().Title("Attach images").Filter("Images", "png", "jpg", "jpeg", "gif", "webp").Load()
+		fyne.Do(func() {
+			switch {
+			case err == nil:
+				w.attachFiles([]string{path})
+			case err == native.ErrCancelled:
+			default:
+				d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+					if err != nil || r == nil {
+						return
+					}
+					r.Close()
+					w.attachFiles([]string{r.URI().Path()})
+				}, w.win)
+				d.Show()
+			}
+		})
+	}()
+}
+
+// pasteImage attaches an image from the clipboard; false when the
+// clipboard holds none, so the editor pastes text as usual.
+func (w *Window) pasteImage() bool {
+	data, ok := clipboardImage()
+	if !ok {
+		return false
+	}
+	w.nextImage++
+	slot := &draftImage{id: "img" + strconv.Itoa(w.nextImage), name: "pasted image", loading: true}
+	w.images = append(w.images, slot)
+	w.showAttachments()
+	go func() {
+		a, err := DecodeAttachment("pasted image", data)
+		fyne.Do(func() {
+			slot.loading, slot.att, slot.err = false, a, err
+			w.showAttachments()
+		})
+	}()
+	return true
+}
+
+// onDropped takes files dropped anywhere on the window.
+func (w *Window) onDropped(_ fyne.Position, uris []fyne.URI) {
+	var paths []string
+	for _, u := range uris {
+		if u.Scheme() == "file" {
+			paths = append(paths, u.Path())
+		}
+	}
+	w.attachFiles(paths)
+}

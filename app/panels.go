@@ -1,0 +1,272 @@
+package app
+
+import (
+	"context"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+
+	"knightcode.ai/desktop/rpcconn"
+	"knightcode.ai/desktop/widgets"
+)
+
+// actionBrowse opens the session browser: this folder's sessions first,
+// all folders on request, search as you type.
+func (w *Window) actionBrowse() {
+	if !w.needAgent() {
+		return
+	}
+	b := widgets.NewSessionBrowser()
+	d := dialog.NewCustomWithoutButtons("Sessions", b, w.win)
+	load := func(all bool) {
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+			defer cancel()
+			infos, _, err := w.controller.Sessions(ctx, all)
+			fyne.Do(func() {
+				if err != nil {
+					dialog.ShowError(err, w.win)
+					return
+				}
+				b.SetSessions(sessionRows(infos, w.session.SessionFile()))
+			})
+		}()
+	}
+	b.OnOpen = func(path string) {
+		d.Hide()
+		w.controller.SwitchSession(path)
+	}
+	b.OnNew = func() {
+		d.Hide()
+		w.controller.NewSession()
+	}
+	b.OnScopeChanged = load
+	b.OnClose = d.Hide
+	d.Resize(fyne.NewSize(760, 520))
+	d.Show()
+	b.FocusSearch(w.win.Canvas())
+	load(b.Scope())
+}
+
+func sessionRows(infos []SessionInfo, current string) []widgets.SessionRow {
+	rows := make([]widgets.SessionRow, len(infos))
+	for i, in := range infos {
+		title := in.Name
+		if title == "" {
+			title = in.FirstPrompt
+		}
+		if title == "" {
+			title = "(empty session)"
+		}
+		rows[i] = widgets.SessionRow{Path: in.Path, Title: title, Subtitle: in.Cwd, Modified: in.Modified,
+			Messages: in.MessageCount, Model: in.Model, Problem: strings.Join(in.Problems, "; "), Current: in.Path == current}
+	}
+	return rows
+}
+
+// actionTree shows the session as a tree; fork from any user message.
+func (w *Window) actionTree() {
+	if !w.needAgent() {
+		return
+	}
+	t := widgets.NewSessionTree()
+	d := dialog.NewCustomWithoutButtons("Session tree", t, w.win)
+	t.OnFork = func(entryID string) {
+		d.Hide()
+		w.controller.Fork(entryID)
+	}
+	t.OnClose = d.Hide
+	d.SetOnClosed(func() { w.tree = nil })
+	d.Resize(fyne.NewSize(760, 560))
+	d.Show()
+	w.tree = &openTree{view: t}
+	w.refreshTree(w.tree)
+}
+
+// openTree is the tree dialog while it is open, with the last entry shown,
+// so new entries are fetched with get_entries' cursor, not the whole tree.
+type openTree struct {
+	view   *widgets.SessionTree
+	lastID string
+	depth  map[string]int
+}
+
+func (w *Window) refreshTree(ot *openTree) {
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		roots, leaf, err := w.controller.Tree(ctx)
+		fyne.Do(func() {
+			if err != nil {
+				dialog.ShowError(err, w.win)
+				return
+			}
+			rows := treeRows(roots, leaf)
+			ot.depth = map[string]int{}
+			for _, r := range rows {
+				ot.depth[r.ID] = r.Depth
+			}
+			if n := len(rows); n > 0 {
+				ot.lastID = lastAppended(roots)
+			}
+			ot.view.SetRows(rows)
+			ot.view.Focus(w.win.Canvas())
+		})
+	}()
+}
+
+// followTree appends the entries added since the tree was drawn.
+func (w *Window) followTree() {
+	ot := w.tree
+	if ot == nil || ot.lastID == "" || w.controller == nil {
+		return
+	}
+	since := ot.lastID
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		entries, err := w.controller.EntriesSince(ctx, since)
+		if err != nil || len(entries) == 0 {
+			return
+		}
+		fyne.Do(func() {
+			if w.tree != ot {
+				return
+			}
+			rows := make([]widgets.TreeRow, 0, len(entries))
+			for _, e := range entries {
+				r := entryRow(e)
+				r.Depth = ot.depth[r.ParentID]
+				ot.depth[r.ID] = r.Depth
+				r.OnActiveBranch = true
+				rows = append(rows, r)
+				ot.lastID = e.ID
+			}
+			rows[len(rows)-1].IsLeaf = true
+			ot.view.AppendRows(rows)
+		})
+	}()
+}
+
+// lastAppended finds the newest entry of a tree by timestamp order of the
+// file: the session's append order ends at the newest timestamp.
+func lastAppended(roots []rpcconn.TreeNode) string {
+	newest, id := "", ""
+	stack := make([]*rpcconn.TreeNode, 0, len(roots))
+	for i := range roots {
+		stack = append(stack, &roots[i])
+	}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n.Entry.Timestamp >= newest {
+			newest, id = n.Entry.Timestamp, n.Entry.ID
+		}
+		for i := range n.Children {
+			stack = append(stack, &n.Children[i])
+		}
+	}
+	return id
+}
+
+// actionPalette lists the app's actions and the agent's commands.
+func (w *Window) actionPalette() {
+	items := w.appActions()
+	run := map[string]func(){}
+	for _, a := range items {
+		run[a.item.ID] = a.run
+	}
+	list := make([]widgets.PaletteItem, 0, len(items)+len(w.commands))
+	for _, a := range items {
+		list = append(list, a.item)
+	}
+	list = append(list, w.commands...)
+	w.palette.SetItems(list)
+	w.palette.OnRun = func(it widgets.PaletteItem) {
+		if f := run[it.ID]; f != nil {
+			f()
+			return
+		}
+		// An agent command: into the editor, to add arguments and send.
+		w.prompt.Editor.SetText(it.Title + " ")
+		w.prompt.Editor.CursorColumn = len([]rune(it.Title)) + 1
+		w.prompt.Editor.Refresh()
+		w.win.Canvas().Focus(w.prompt.Editor)
+	}
+	w.palette.Show(w.win.Canvas())
+}
+
+type appAction struct {
+	item widgets.PaletteItem
+	run  func()
+}
+
+func (w *Window) appActions() []appAction {
+	a := func(id, title, detail, sc string, run func()) appAction {
+		return appAction{widgets.PaletteItem{ID: "app:" + id, Title: title, Detail: detail, Source: "app", Shortcut: sc}, run}
+	}
+	return []appAction{
+		a("new", "New session", "Start a fresh conversation", "Ctrl+N", w.actionNewSession),
+		a("open", "Open session…", "Browse and resume saved sessions", "Ctrl+O", w.actionBrowse),
+		a("rename", "Rename session…", "Give this session a name", "", w.actionRename),
+		a("fork", "Fork from an earlier prompt…", "Branch the conversation", "", w.actionFork),
+		a("tree", "Session tree…", "See every branch", "Ctrl+T", w.actionTree),
+		a("clone", "Clone session", "Copy this branch into a new session", "", w.actionClone),
+		a("export", "Export as HTML…", "Save the transcript to share", "Ctrl+E", w.actionExport),
+		a("copy", "Copy last answer", "", "Ctrl+Shift+C", w.actionCopyLastAnswer),
+		a("compact", "Compact conversation…", "Summarise to free context", "", w.actionCompact),
+		a("modes", "Agent behaviour…", "Auto-compaction, auto-retry, queue modes", "", w.actionModes),
+		a("model", "Switch model", "Next model", "Ctrl+P", func() { w.shortcut(widgets.ShortcutCycleModel) }),
+		a("thinking", "Next thinking level", "", "Shift+Tab", func() { w.shortcut(widgets.ShortcutCycleThinking) }),
+		a("attach", "Attach images…", "PNG, JPEG, GIF or WebP", "", w.actionAttach),
+		a("restart", "Restart agent", "", "", w.actionRestart),
+		a("notifications", "Notifications…", "What extensions said", "", w.actionNotifications),
+		a("errors", "Extension errors…", "", "", w.actionExtensionLog),
+		a("settings", "Settings…", "Agent, working folder, theme, text size", "Ctrl+,", w.showSettings),
+	}
+}
+
+// loadCommands fetches the agent's commands for the palette and the "/"
+// completion.
+func (w *Window) loadCommands() {
+	if w.controller == nil {
+		return
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		cmds, err := w.controller.Commands(ctx)
+		if err != nil {
+			return
+		}
+		items := make([]widgets.PaletteItem, len(cmds))
+		for i, c := range cmds {
+			detail := c.Description
+			if p := c.FilePath(); p != "" {
+				detail = strings.TrimSpace(detail + " · " + p)
+			}
+			items[i] = widgets.PaletteItem{ID: "cmd:" + c.Name, Title: "/" + c.Name, Detail: detail, Source: c.Source}
+		}
+		fyne.Do(func() {
+			w.commands = items
+			w.slash.SetCommands(items)
+		})
+	}()
+}
+
+func (w *Window) actionNotifications() {
+	w.showNoticeList("Notifications", w.toasts.History())
+}
+
+func (w *Window) actionExtensionLog() {
+	w.showNoticeList("Extension errors", w.extErrors)
+}
+
+func (w *Window) showNoticeList(title string, notices []widgets.Notice) {
+	list := widgets.NewNotificationList()
+	list.SetNotices(notices)
+	d := dialog.NewCustom(title, "Close", list, w.win)
+	d.Resize(fyne.NewSize(680, 440))
+	d.Show()
+}

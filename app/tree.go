@@ -1,0 +1,107 @@
+package app
+
+import (
+	"time"
+
+	"knightcode.ai/desktop/rpcconn"
+	"knightcode.ai/desktop/widgets"
+)
+
+// treeRows flattens a session tree for the tree view, depth first, oldest
+// child first. Depth grows only where the tree branches, so a long linear
+// conversation stays flush left.
+func treeRows(roots []rpcconn.TreeNode, leafID string) []widgets.TreeRow {
+	active := map[string]bool{}
+	parents := map[string]string{}
+	var index func(nodes []rpcconn.TreeNode, parent string)
+	index = func(nodes []rpcconn.TreeNode, parent string) {
+		for i := range nodes {
+			parents[nodes[i].Entry.ID] = parent
+			index(nodes[i].Children, nodes[i].Entry.ID)
+		}
+	}
+	index(roots, "")
+	for id := leafID; id != ""; id = parents[id] {
+		if active[id] {
+			break
+		}
+		active[id] = true
+	}
+
+	var rows []widgets.TreeRow
+	type frame struct {
+		node  *rpcconn.TreeNode
+		depth int
+	}
+	// An explicit stack: sessions can be tens of thousands of entries deep.
+	var stack []frame
+	for i := len(roots) - 1; i >= 0; i-- {
+		stack = append(stack, frame{&roots[i], 0})
+	}
+	for len(stack) > 0 {
+		f := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		row := entryRow(f.node.Entry)
+		row.Label = f.node.Label
+		row.Depth = f.depth
+		row.OnActiveBranch = active[row.ID]
+		row.IsLeaf = row.ID == leafID
+		rows = append(rows, row)
+		childDepth := f.depth
+		if len(f.node.Children) > 1 {
+			childDepth++
+		}
+		for i := len(f.node.Children) - 1; i >= 0; i-- {
+			stack = append(stack, frame{&f.node.Children[i], childDepth})
+		}
+	}
+	return rows
+}
+
+// entryRow describes one session entry in a line.
+func entryRow(e rpcconn.Entry) widgets.TreeRow {
+	row := widgets.TreeRow{ID: e.ID, Kind: e.Type}
+	if e.ParentID != nil {
+		row.ParentID = *e.ParentID
+	}
+	if t, err := time.Parse(time.RFC3339Nano, e.Timestamp); err == nil {
+		row.Time = t
+	}
+	switch e.Type {
+	case "message":
+		if m := e.Message; m != nil {
+			row.Kind = m.Role
+			switch m.Role {
+			case rpcconn.RoleAssistant:
+				row.Text = oneLine(m.Content.Text(), 100)
+				for _, c := range m.Content {
+					if c.Type == rpcconn.ContentToolCall {
+						row.Kind = "tool"
+						row.Text = c.Name + " " + argsSummary(c.Name, c.Arguments)
+						break
+					}
+				}
+			case rpcconn.RoleToolResult:
+				row.Kind = "tool"
+				row.Text = m.ToolName + " → " + oneLine(m.Content.Text(), 80)
+			case rpcconn.RoleBashExecution:
+				row.Text = "$ " + oneLine(m.Command, 100)
+			default:
+				row.Text = oneLine(m.Content.Text(), 100)
+			}
+		}
+	case "model_change":
+		row.Text = e.Provider + "/" + e.ModelID
+	case "thinking_level_change":
+		row.Text = "thinking " + e.ThinkingLevel
+	case "compaction", "branch_summary":
+		row.Text = oneLine(e.Summary, 100)
+	case "session_info":
+		row.Text = "named “" + e.Name + "”"
+	case "label":
+		row.Text = "label “" + e.Label + "”"
+	default:
+		row.Text = e.CustomType
+	}
+	return row
+}

@@ -1,0 +1,42 @@
+package app
+
+import (
+	"testing"
+
+	"knightcode.ai/desktop/rpcconn"
+)
+
+func node(id, role, text string, children ...rpcconn.TreeNode) rpcconn.TreeNode {
+	return rpcconn.TreeNode{Entry: rpcconn.Entry{Type: "message", ID: id,
+		Message: &rpcconn.Message{Role: role, Content: rpcconn.Content{{Type: "text", Text: text}}}}, Children: children}
+}
+
+func TestTreeRowsIndentOnlyAtBranches(t *testing.T) {
+	tree := []rpcconn.TreeNode{
+		node("u1", "user", "first",
+			node("a1", "assistant", "answer",
+				node("u2", "user", "try A", node("a2", "assistant", "A")),
+				node("u3", "user", "try B", node("a3", "assistant", "B")),
+			),
+		),
+	}
+	tree[0].Children[0].Children[1].Label = "better"
+	rows := treeRows(tree, "a3")
+	want := []struct {
+		id     string
+		depth  int
+		active bool
+	}{{"u1", 0, true}, {"a1", 0, true}, {"u2", 1, false}, {"a2", 1, false}, {"u3", 1, true}, {"a3", 1, true}}
+	if len(rows) != len(want) {
+		t.Fatalf("%d rows", len(rows))
+	}
+	for i, w := range want {
+		r := rows[i]
+		if r.ID != w.id || r.Depth != w.depth || r.OnActiveBranch != w.active {
+			t.Errorf("row %d = %+v, want %+v", i, r, w)
+		}
+	}
+	if !rows[5].IsLeaf || rows[4].Label != "better" || rows[0].Kind != "user" || rows[0].Text != "first" {
+		t.Fatalf("rows %+v", rows)
+	}
+}

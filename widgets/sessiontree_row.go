@@ -1,0 +1,212 @@
+package widgets
+
+import (
+	"image/color"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// treeRow draws one entry: branch lines, a kind icon, the entry's line of
+// text, its label and leaf tags and its time.
+type treeRow struct {
+	widget.BaseWidget
+	keyRow
+
+	t     *SessionTree
+	row   TreeRow
+	guide treeGuide
+	lines []*canvas.Line // pooled: a row needs one per line it crosses
+	used  int
+	objs  []fyne.CanvasObject
+	icon  *canvas.Image
+	text  *canvas.Text
+	when  *canvas.Text
+	label *tagPill
+	leaf  *tagPill
+}
+
+func (t *SessionTree) newRow() fyne.CanvasObject {
+	r := &treeRow{t: t, keyRow: keyRow{list: t.list}, label: newTagPill(), leaf: newTagPill()}
+	r.icon = canvas.NewImageFromResource(nil)
+	r.icon.FillMode = canvas.ImageFillContain
+	r.text = canvas.NewText("", nil)
+	r.when = canvas.NewText("", nil)
+	r.ExtendBaseWidget(r)
+	return r
+}
+
+func (t *SessionTree) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
+	r := o.(*treeRow)
+	r.id = id
+	if id < 0 || id >= len(t.rows) {
+		return
+	}
+	r.row, r.guide = t.rows[id], t.guides.g[id]
+	r.restyle()
+	r.layout(r.Size())
+	canvas.Refresh(r)
+}
+
+func (r *treeRow) CreateRenderer() fyne.WidgetRenderer { return &selfRenderer{w: r} }
+
+func (r *treeRow) restyle() {
+	th := r.Theme()
+	fg, dim := theme.ColorNameForeground, theme.ColorNamePlaceHolder
+	var icon fyne.Resource = theme.NewThemedResource(treeKindIcon(r.row.Kind))
+	if !r.row.OnActiveBranch {
+		fg = theme.ColorNamePlaceHolder
+		icon = theme.NewDisabledResource(icon)
+	}
+	if r.icon.Resource == nil || r.icon.Resource.Name() != icon.Name() {
+		r.icon.Resource = icon
+		r.icon.Refresh()
+	}
+	r.text.TextSize = th.Size(theme.SizeNameText)
+	r.text.TextStyle = fyne.TextStyle{Bold: r.row.Kind == "user" || r.row.IsLeaf}
+	r.text.Color = resolveColor(th, fg)
+	r.when.TextSize = th.Size(theme.SizeNameCaptionText)
+	r.when.Color = resolveColor(th, dim)
+	lineCol := treeLineColor(th)
+	for _, l := range r.lines {
+		l.StrokeColor = lineCol
+	}
+	r.label.set(th, r.row.Label, resolveColor(th, theme.ColorNameSuccess))
+	leafWord := ""
+	if r.row.IsLeaf {
+		leafWord = "current"
+	}
+	r.leaf.set(th, leafWord, resolveColor(th, theme.ColorNamePrimary))
+}
+
+func (r *treeRow) metrics() (pad, icon, col, lineH float32) {
+	th := r.Theme()
+	pad = th.Size(theme.SizeNamePadding)
+	icon = th.Size(theme.SizeNameInlineIcon) * 0.8
+	col = icon + pad
+	lineH = fyne.MeasureText("Hg", th.Size(theme.SizeNameText), fyne.TextStyle{}).Height
+	return
+}
+
+func (r *treeRow) heightAt(float32) float32 {
+	pad, icon, _, lineH := r.metrics()
+	return max(icon, lineH) + pad
+}
+
+func (r *treeRow) layout(size fyne.Size) {
+	th := r.Theme()
+	pad, icon, col, _ := r.metrics()
+	inner := th.Size(theme.SizeNameInnerPadding)
+	mid := size.Height / 2
+	// Rows sit a padding apart; lines reach up into that gap so that
+	// they join the row above.
+	top, bottom := -pad, size.Height
+	colX := func(c int) float32 { return inner + float32(c)*col + icon/2 }
+
+	r.used = 0
+	g := r.guide
+	for c := range treeMaxIndent {
+		if g.rails&(1<<c) != 0 {
+			r.line(colX(c), top, colX(c), bottom)
+		}
+	}
+	if g.elbow >= 0 {
+		x := colX(int(g.elbow))
+		end := mid
+		if g.tee {
+			end = bottom
+		}
+		r.line(x, top, x, end)
+		r.line(x, mid, inner+float32(g.elbow+1)*col-pad/2, mid)
+	}
+	x := inner + float32(g.indent)*col
+	if g.down {
+		r.line(x+icon/2, mid+icon/2, x+icon/2, bottom)
+	}
+	for _, l := range r.lines[r.used:] {
+		l.Hide()
+	}
+
+	r.icon.Move(fyne.NewPos(x, mid-icon/2))
+	r.icon.Resize(fyne.NewSquareSize(icon))
+	x += icon + pad
+
+	right := size.Width - inner
+	r.when.Text = treeTime(r.row.Time, r.t.now())
+	ws := fyne.MeasureText(r.when.Text, r.when.TextSize, r.when.TextStyle)
+	r.when.Move(fyne.NewPos(right-ws.Width, mid-ws.Height/2))
+	r.when.Resize(ws)
+	right -= ws.Width + pad
+	if w := r.leaf.size(th).Width; w > 0 {
+		right -= w
+		r.leaf.place(th, right, mid)
+		right -= pad
+	} else {
+		r.leaf.place(th, 0, mid)
+	}
+	lw := r.label.size(th).Width
+	avail := right - x
+	if lw > 0 {
+		avail -= lw + pad
+	}
+	r.text.Text = fitText(firstTextLine(r.row.Text), max(0, avail), r.text.TextSize, r.text.TextStyle)
+	ts := fyne.MeasureText(r.text.Text, r.text.TextSize, r.text.TextStyle)
+	r.text.Move(fyne.NewPos(x, mid-ts.Height/2))
+	r.text.Resize(ts)
+	if lw > 0 {
+		x += ts.Width + pad
+	}
+	r.label.place(th, x, mid)
+}
+
+// line shows the next pooled line from (x1,y1) to (x2,y2).
+func (r *treeRow) line(x1, y1, x2, y2 float32) {
+	if r.used == len(r.lines) {
+		l := canvas.NewLine(treeLineColor(r.Theme()))
+		l.StrokeWidth = 1
+		r.lines = append(r.lines, l)
+		r.objs = nil
+	}
+	l := r.lines[r.used]
+	r.used++
+	l.Position1, l.Position2 = fyne.NewPos(x1, y1), fyne.NewPos(x2, y2)
+	l.Show()
+	l.Refresh()
+}
+
+// objects is asked for on every repaint, so the slice is kept until the
+// pool of lines grows.
+func (r *treeRow) objects() []fyne.CanvasObject {
+	if r.objs == nil {
+		r.objs = make([]fyne.CanvasObject, 0, len(r.lines)+7)
+		for _, l := range r.lines {
+			r.objs = append(r.objs, l)
+		}
+		r.objs = append(r.objs, r.icon, r.text, r.label.bg, r.label.text, r.leaf.bg, r.leaf.text, r.when)
+	}
+	return r.objs
+}
+
+// treeLineColor is the colour of branch lines: the text colour, faded so
+// the lines stay behind the words in both variants.
+func treeLineColor(th fyne.Theme) color.Color {
+	return withAlpha(resolveColor(th, theme.ColorNameForeground), 0x55)
+}
+
+// treeTime is an entry's time: the clock alone for today.
+func treeTime(t, now time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	t, now = t.Local(), now.Local()
+	if t.Year() == now.Year() && t.YearDay() == now.YearDay() {
+		return t.Format("15:04")
+	}
+	if t.Year() == now.Year() {
+		return t.Format("2 Jan 15:04")
+	}
+	return t.Format("2 Jan 2006")
+}
