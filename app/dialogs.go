@@ -18,6 +18,8 @@ import (
 type dialogQueue struct {
 	parent  fyne.Window
 	respond func(id string, answer rpcconn.UIAnswer)
+	// done runs when the last queued dialog has closed.
+	done func()
 
 	pending []*rpcconn.ExtensionUIRequest
 	current *openDialog
@@ -27,10 +29,38 @@ type openDialog struct {
 	req      *rpcconn.ExtensionUIRequest
 	dlg      dialog.Dialog
 	answered bool
+	finished bool
 	ticker   *time.Ticker
 	stop     chan struct{}
 	// countdownLabel shows the time left before the agent's timeout.
 	countdownLabel *widget.Label
+	// focus is the dialog's entry, if it has one.
+	focus fyne.Focusable
+}
+
+// escEntry is an entry that cancels its dialog on Esc, which a plain entry
+// ignores.
+type escEntry struct {
+	widget.Entry
+	onEscape func()
+}
+
+func newEscEntry(multiLine bool, onEscape func()) *escEntry {
+	e := &escEntry{onEscape: onEscape}
+	e.MultiLine = multiLine
+	if multiLine {
+		e.Wrapping = fyne.TextWrapWord
+	}
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+func (e *escEntry) TypedKey(ev *fyne.KeyEvent) {
+	if ev.Name == fyne.KeyEscape {
+		e.onEscape()
+		return
+	}
+	e.Entry.TypedKey(ev)
 }
 
 // Add queues a request; it shows at once when no other dialog is open.
@@ -54,6 +84,9 @@ func (q *dialogQueue) CloseAll() {
 func (q *dialogQueue) next() {
 	if len(q.pending) == 0 {
 		q.current = nil
+		if q.done != nil {
+			q.done()
+		}
 		return
 	}
 	req := q.pending[0]
@@ -73,6 +106,23 @@ func (q *dialogQueue) next() {
 	if req.TimeoutMs > 0 {
 		q.countdown(d)
 	}
+	// The editor behind the dialog must not take Esc (it would stop the
+	// agent); the dialog's own entry takes the focus, or nothing does.
+	if d.focus != nil {
+		q.parent.Canvas().Focus(d.focus)
+	} else {
+		q.parent.Canvas().Unfocus()
+	}
+}
+
+// Open reports whether a dialog is showing.
+func (q *dialogQueue) Open() bool { return q.current != nil }
+
+// CancelCurrent answers the showing dialog with cancelled, as Esc does.
+func (q *dialogQueue) CancelCurrent() {
+	if d := q.current; d != nil {
+		q.answer(d, rpcconn.AnswerCancelled())
+	}
 }
 
 // answer sends the user's answer once and closes the dialog.
@@ -82,19 +132,22 @@ func (q *dialogQueue) answer(d *openDialog, a rpcconn.UIAnswer) {
 	}
 	d.answered = true
 	q.respond(d.req.ID, a)
-	d.dlg.Hide()
+	q.finish(d)
 }
 
 func (q *dialogQueue) finish(d *openDialog) {
-	if q.current != d {
+	if q.current != d || d.finished {
 		return
 	}
+	// Hiding the dialog calls its OnClosed, which comes back here: mark it
+	// finished first.
+	d.finished = true
 	close(d.stop)
 	if d.ticker != nil {
 		d.ticker.Stop()
 	}
-	d.dlg.Hide()
 	q.current = nil
+	d.dlg.Hide()
 	q.next()
 }
 
@@ -115,12 +168,14 @@ func (q *dialogQueue) build(d *openDialog) dialog.Dialog {
 	switch req.Method {
 	case rpcconn.UIConfirm:
 		content.Add(d.countdownLabel)
-		return dialog.NewCustomConfirm(title, "Yes", "No", content, func(yes bool) {
+		dlg := dialog.NewCustomConfirm(title, "Yes", "No", content, func(yes bool) {
 			q.answer(d, rpcconn.AnswerConfirmed(yes))
 		}, q.parent)
+		dlg.Resize(fyne.NewSize(440, 200))
+		return dlg
 	case rpcconn.UISelect:
 		list := widget.NewRadioGroup(req.Options, nil)
-		content.Add(container.NewVScroll(list))
+		content.Add(list)
 		content.Add(d.countdownLabel)
 		dlg := dialog.NewCustomConfirm(title, "Choose", "Cancel", content, func(ok bool) {
 			if ok && list.Selected != "" {
@@ -129,10 +184,12 @@ func (q *dialogQueue) build(d *openDialog) dialog.Dialog {
 				q.answer(d, rpcconn.AnswerCancelled())
 			}
 		}, q.parent)
+		dlg.Resize(fyne.NewSize(440, 160+float32(len(req.Options))*36))
 		return dlg
 	case rpcconn.UIEditor:
-		entry := widget.NewMultiLineEntry()
+		entry := newEscEntry(true, func() { q.answer(d, rpcconn.AnswerCancelled()) })
 		entry.SetText(req.Prefill)
+		d.focus = entry
 		entry.SetMinRowsVisible(10)
 		content.Add(entry)
 		content.Add(d.countdownLabel)
@@ -146,9 +203,10 @@ func (q *dialogQueue) build(d *openDialog) dialog.Dialog {
 		dlg.Resize(fyne.NewSize(560, 420))
 		return dlg
 	default: // input
-		entry := widget.NewEntry()
+		entry := newEscEntry(false, func() { q.answer(d, rpcconn.AnswerCancelled()) })
 		entry.SetPlaceHolder(plain(req.Placeholder))
 		entry.SetText(req.Prefill)
+		d.focus = entry
 		content.Add(entry)
 		content.Add(d.countdownLabel)
 		dlg := dialog.NewCustomConfirm(title, "OK", "Cancel", content, func(ok bool) {

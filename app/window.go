@@ -73,6 +73,7 @@ func NewWindow(a fyne.App, flags Flags) *Window {
 		}
 	}}
 	w.build()
+	w.dialogs.done = func() { w.win.Canvas().Focus(w.prompt.Editor) }
 	w.win.Resize(fyne.NewSize(1200, 800))
 	w.win.SetCloseIntercept(func() { w.Quit() })
 	w.win.SetOnDropped(w.onDropped)
@@ -133,6 +134,12 @@ func (w *Window) build() {
 	bottom := container.NewVBox(w.above, w.draftRestore, w.attachStrip, w.prompt, w.below, w.status)
 	w.body = container.NewBorder(top, bottom, nil, nil, split)
 	w.win.SetContent(container.NewStack(w.body, w.toasts.Object()))
+	// Keys with nothing focused (an extension dialog is showing).
+	w.win.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) {
+		if ev.Name == fyne.KeyEscape && w.dialogs.Open() {
+			w.dialogs.CancelCurrent()
+		}
+	})
 	menu := w.buildMenu()
 	w.win.SetMainMenu(menu)
 	w.bindShortcuts(menu)
@@ -152,7 +159,13 @@ func (w *Window) editorChanged(text string) {
 	w.slash.Update(c, text, pos)
 }
 
+// stop is Esc and the Stop button: with an extension dialog showing, Esc
+// belongs to the dialog, never to the agent.
 func (w *Window) stop() {
+	if w.dialogs.Open() {
+		w.dialogs.CancelCurrent()
+		return
+	}
 	if w.controller != nil {
 		w.controller.Escape()
 	}

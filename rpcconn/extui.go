@@ -94,3 +94,20 @@ func (a UIAnswer) record(id string) extensionUIResponse {
 		Cancelled: a.cancelled,
 	}
 }
+
+// String describes the answer for logs and tests: value=…, confirmed=…
+// or cancelled.
+func (a UIAnswer) String() string {
+	switch {
+	case a.cancelled:
+		return "cancelled"
+	case a.confirmed != nil:
+		if *a.confirmed {
+			return "confirmed=true"
+		}
+		return "confirmed=false"
+	case a.value != nil:
+		return "value=" + *a.value
+	}
+	return "empty"
+}

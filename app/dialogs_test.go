@@ -1,0 +1,116 @@
+package app
+
+import (
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"knightcode.ai/desktop/rpcconn"
+)
+
+type answered struct {
+	id     string
+	answer rpcconn.UIAnswer
+}
+
+func newTestQueue(t *testing.T) (*dialogQueue, *[]answered, fyne.Window) {
+	test.NewTempApp(t)
+	w := test.NewTempWindow(t, widget.NewLabel("behind"))
+	w.Resize(fyne.NewSize(800, 600))
+	var got []answered
+	q := &dialogQueue{parent: w, respond: func(id string, a rpcconn.UIAnswer) { got = append(got, answered{id, a}) }}
+	return q, &got, w
+}
+
+// findButton finds a button by its label on the window's overlays.
+func findButton(t *testing.T, w fyne.Window, label string) *widget.Button {
+	t.Helper()
+	var found *widget.Button
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		if b, ok := o.(*widget.Button); ok && b.Text == label && b.Visible() {
+			found = b
+		}
+		if c, ok := o.(*fyne.Container); ok {
+			for _, child := range c.Objects {
+				walk(child)
+			}
+		}
+		if wd, ok := o.(fyne.Widget); ok {
+			r := test.WidgetRenderer(wd)
+			for _, child := range r.Objects() {
+				walk(child)
+			}
+		}
+	}
+	for _, o := range w.Canvas().Overlays().List() {
+		walk(o)
+	}
+	if found == nil {
+		t.Fatalf("no %q button showing", label)
+	}
+	return found
+}
+
+func record(a rpcconn.UIAnswer) string { return a.String() }
+
+func TestDialogsQueueAndAnswerOnce(t *testing.T) {
+	q, got, w := newTestQueue(t)
+	q.Add(&rpcconn.ExtensionUIRequest{ID: "1", Method: rpcconn.UIConfirm, Title: "Allow?", Message: "<b>rm</b>"})
+	q.Add(&rpcconn.ExtensionUIRequest{ID: "2", Method: rpcconn.UISelect, Title: "Pick", Options: []string{"a", "b"}})
+	if len(w.Canvas().Overlays().List()) != 1 {
+		t.Fatalf("%d dialogs showing, want one at a time", len(w.Canvas().Overlays().List()))
+	}
+	test.Tap(findButton(t, w, "Yes"))
+	if len(*got) != 1 || (*got)[0].id != "1" || record((*got)[0].answer) != "confirmed=true" {
+		t.Fatalf("answers %+v", *got)
+	}
+	if !q.Open() || q.current.req.ID != "2" {
+		t.Fatal("the second dialog did not follow")
+	}
+	q.CancelCurrent()
+	if len(*got) != 2 || record((*got)[1].answer) != "cancelled" || q.Open() {
+		t.Fatalf("answers %+v open=%v", *got, q.Open())
+	}
+}
+
+func TestDialogInputAndEditor(t *testing.T) {
+	q, got, w := newTestQueue(t)
+	q.Add(&rpcconn.ExtensionUIRequest{ID: "i", Method: rpcconn.UIInput, Title: "Name?", Placeholder: "name"})
+	test.Type(q.current.focus.(*escEntry), "Ann")
+	test.Tap(findButton(t, w, "OK"))
+	q.Add(&rpcconn.ExtensionUIRequest{ID: "e", Method: rpcconn.UIEditor, Title: "Edit", Prefill: "line 1"})
+	e := q.current.focus.(*escEntry)
+	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if len(*got) != 2 || record((*got)[0].answer) != "value=Ann" || record((*got)[1].answer) != "cancelled" {
+		t.Fatalf("answers %+v", *got)
+	}
+}
+
+func TestDialogTimeoutSendsNothing(t *testing.T) {
+	q, got, _ := newTestQueue(t)
+	q.Add(&rpcconn.ExtensionUIRequest{ID: "t", Method: rpcconn.UIConfirm, Title: "Quick", TimeoutMs: 300})
+	deadline := time.Now().Add(5 * time.Second)
+	for q.Open() && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if q.Open() {
+		t.Fatal("dialog still open after its timeout")
+	}
+	if len(*got) != 0 {
+		t.Fatalf("sent %+v after the agent's timeout", *got)
+	}
+}
+
+func TestDialogsCloseWhenAgentExits(t *testing.T) {
+	q, got, w := newTestQueue(t)
+	q.Add(&rpcconn.ExtensionUIRequest{ID: "1", Method: rpcconn.UIConfirm, Title: "A"})
+	q.Add(&rpcconn.ExtensionUIRequest{ID: "2", Method: rpcconn.UIConfirm, Title: "B"})
+	q.CloseAll()
+	if q.Open() || len(*got) != 0 || len(w.Canvas().Overlays().List()) != 0 {
+		t.Fatalf("open=%v answers=%+v overlays=%d", q.Open(), *got, len(w.Canvas().Overlays().List()))
+	}
+}
