@@ -27,6 +27,7 @@ type SlashCompletion struct {
 
 	commands []PaletteItem
 	hits     []paletteHit
+	text     string // the editor text the hits are for
 	editor   fyne.Focusable
 	panel    *slashPanel
 	popup    *widget.PopUp
@@ -58,22 +59,20 @@ func (s *SlashCompletion) Update(c fyne.Canvas, editorText string, anchor fyne.P
 		s.Hide()
 		return
 	}
-	keep := ""
-	if id := s.panel.list.sel; id >= 0 && id < len(s.hits) {
-		keep = s.commands[s.hits[id].item].Title
+	// The same text again (the editor moved, say) keeps the user's place;
+	// new text starts again at the best match.
+	if s.Visible() && editorText == s.text {
+		s.show(c, anchor)
+		return
 	}
+	s.text = editorText
 	s.hits = rankPalette(editorText[1:], s.commands, "/", false)
 	if len(s.hits) == 0 {
 		s.Hide()
 		return
 	}
-	sel := 0
-	for i, h := range s.hits {
-		if s.commands[h.item].Title == keep {
-			sel = i
-		}
-	}
-	s.panel.list.reset(sel)
+	s.panel.list.reset(0)
+	s.panel.list.ScrollToTop()
 	s.show(c, anchor)
 }
 
