@@ -60,6 +60,9 @@ func (w *Window) draw() {
 	if v.Exit != prev.Exit {
 		w.showExit(v)
 	}
+	if (v.Retry == nil) != (prev.Retry == nil) || (v.Retry != nil && *v.Retry != *prev.Retry) {
+		w.retry.Set(v.Retry)
+	}
 	if first || v.WidgetsRev != prev.WidgetsRev {
 		w.drawWidgets(v.Widgets, prev.Widgets)
 	}

@@ -69,6 +69,10 @@ type Session struct {
 	stats       *rpcconn.SessionStats
 	liveUsage   *rpcconn.Usage
 
+	bashRunning int
+	// retry is the automatic retry being waited for, if any.
+	retry *RetryState
+
 	conn       ConnState
 	connDetail string
 	exit       *rpcconn.Exit
@@ -146,6 +150,7 @@ func (s *Session) Apply(ev rpcconn.Event) Effects {
 	if s.run.Apply(ev, s.agentSendsSettled) {
 		fx.Settled = true
 		s.activity = ""
+		s.retry = nil
 	}
 	switch e := ev.(type) {
 	case *rpcconn.MessageStart:
@@ -170,18 +175,22 @@ func (s *Session) Apply(ev rpcconn.Event) Effects {
 	case *rpcconn.CompactionEnd:
 		s.compactionEnd(e)
 	case *rpcconn.AutoRetryStart:
+		s.retry = &RetryState{Attempt: e.Attempt, Max: e.MaxAttempts, At: s.now().Add(time.Duration(e.DelayMs) * time.Millisecond), Error: e.ErrorMessage}
 		s.activity = fmt.Sprintf("Retrying %d/%d in %.0fs", e.Attempt, e.MaxAttempts, float64(e.DelayMs)/1000)
 		s.notice(widgets.NoticeWarning, fmt.Sprintf("Retry %d of %d in %.1f s after: %s", e.Attempt, e.MaxAttempts, float64(e.DelayMs)/1000, e.ErrorMessage))
 	case *rpcconn.AutoRetryEnd:
+		s.retry = nil
 		s.activity = ""
 		if !e.Success {
 			s.notice(widgets.NoticeError, fmt.Sprintf("Gave up after %d attempts: %s", e.Attempt, e.FinalError))
 		}
 	case *rpcconn.SummarizationRetryScheduled:
+		s.retry = &RetryState{Attempt: e.Attempt, Max: e.MaxAttempts, At: s.now().Add(time.Duration(e.DelayMs) * time.Millisecond), Error: e.ErrorMessage, Summary: true}
 		s.activity = fmt.Sprintf("Summary retry %d/%d in %.0fs", e.Attempt, e.MaxAttempts, float64(e.DelayMs)/1000)
 	case *rpcconn.SummarizationRetryAttemptStart:
 		s.activity = "Retrying summary (" + e.Source + ")…"
 	case *rpcconn.SummarizationRetryFinished:
+		s.retry = nil
 		s.activity = ""
 	case *rpcconn.ExtensionError:
 		text := fmt.Sprintf("Extension error in %s (%s): %s", e.ExtensionPath, e.Event, e.Error)
@@ -365,6 +374,8 @@ func (s *Session) protocolError(e *rpcconn.ProtocolError) {
 
 func (s *Session) exited(e *rpcconn.Exit) {
 	s.exit = e
+	s.retry = nil
+	s.bashRunning = 0
 	s.conn = ConnExited
 	s.steering, s.followUp = nil, nil
 	s.liveUsage = nil

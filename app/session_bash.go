@@ -15,6 +15,7 @@ func (s *Session) BashStart(command string) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.touch()
+	s.bashRunning++
 	return s.appendItem(widgets.ChatItem{Kind: widgets.ChatBash, Command: command, Streaming: true, Meta: bashNote})
 }
 
@@ -39,6 +40,7 @@ func (s *Session) BashEnd(i int, r rpcconn.BashResult, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.touch()
+	s.bashRunning--
 	s.changeItem(i, func(it *widgets.ChatItem) {
 		it.Streaming = false
 		if err != nil {

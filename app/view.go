@@ -1,6 +1,8 @@
 package app
 
 import (
+	"time"
+
 	"knightcode.ai/desktop/rpcconn"
 	"knightcode.ai/desktop/widgets"
 )
@@ -39,6 +41,20 @@ type View struct {
 	WidgetsRev uint64
 	// ModelName names the current model for messages.
 	ModelName string
+	// BashRunning is true while a !command runs.
+	BashRunning bool
+	// Retry is the automatic retry being waited for, if any.
+	Retry *RetryState
+}
+
+// RetryState is a pending automatic retry.
+type RetryState struct {
+	Attempt, Max int
+	// At is when the next attempt starts.
+	At    time.Time
+	Error string
+	// Summary is true for a compaction or branch-summary retry.
+	Summary bool
 }
 
 // View returns the state to draw. prev (may be nil) is the previous View:
@@ -77,6 +93,11 @@ func (s *Session) View(prev *View) View {
 	v.Title = s.title
 	v.Conn = s.conn
 	v.Exit = s.exit
+	v.BashRunning = s.bashRunning > 0
+	if s.retry != nil {
+		r := *s.retry
+		v.Retry = &r
+	}
 	v.WidgetsRev = s.widgetsRev
 	if prev != nil && prev.WidgetsRev == s.widgetsRev {
 		v.Widgets = prev.Widgets

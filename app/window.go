@@ -56,6 +56,7 @@ type Window struct {
 	slash        *widgets.SlashCompletion
 	commands     []widgets.PaletteItem
 	tree         *openTree
+	retry        *retryStrip
 	// focused tracks whether the window is in front, for desktop
 	// notifications.
 	focused bool
@@ -113,6 +114,7 @@ func (w *Window) build() {
 	w.above, w.below = widgets.NewExtensionBlocks(), widgets.NewExtensionBlocks()
 	w.draftRestore = widgets.NewDraftRestore()
 	w.draftRestore.OnRestore = func() { w.prompt.Editor.SetText(w.draftRestore.Previous()) }
+	w.retry = newRetryStrip(w.actionAbortRetry)
 	w.attachStrip = widgets.NewAttachmentStrip()
 	w.attachStrip.OnRemove = w.removeImage
 	w.attachStrip.OnPreview = w.previewImage
@@ -131,7 +133,7 @@ func (w *Window) build() {
 	top := container.NewBorder(nil, nil, nil, container.NewHBox(w.models, w.thinking, attachButton, settingsButton), w.name)
 	split := container.NewHSplit(container.NewBorder(w.banner, nil, nil, nil, w.chat), w.sidebar)
 	split.Offset = 0.68
-	bottom := container.NewVBox(w.above, w.draftRestore, w.attachStrip, w.prompt, w.below, w.status)
+	bottom := container.NewVBox(w.retry.box, w.above, w.draftRestore, w.attachStrip, w.prompt, w.below, w.status)
 	w.body = container.NewBorder(top, bottom, nil, nil, split)
 	w.win.SetContent(container.NewStack(w.body, w.toasts.Object()))
 	// Keys with nothing focused (an extension dialog is showing).
@@ -166,9 +168,13 @@ func (w *Window) stop() {
 		w.dialogs.CancelCurrent()
 		return
 	}
-	if w.controller != nil {
-		w.controller.Escape()
+	if w.controller == nil {
+		return
 	}
+	if w.drawn.BashRunning {
+		w.controller.AbortBash()
+	}
+	w.controller.Escape()
 }
 
 // restart starts a fresh agent after an exit or a failed start; the
@@ -272,6 +278,8 @@ func (w *Window) shortcut(name string) {
 		w.controller.CycleThinking()
 	case widgets.ShortcutNewSession:
 		w.controller.NewSession()
+	case widgets.ShortcutPalette:
+		w.actionPalette()
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -265,19 +264,31 @@ func Between(a, b Sample) Usage {
 	return Usage{Wall: b.T.Sub(a.T), Process: b.CPU.Process - a.CPU.Process, Main: b.CPU.Main - a.CPU.Main}
 }
 
-// exists reports whether a file exists.
-func exists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
-}
-
-// lookPathIn finds name on PATH; an empty string when it is not there.
-func lookPathIn(name string) string {
-	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
-		p := filepath.Join(dir, name)
-		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
-			return p
+// ThreadCPU returns the CPU time of pid's threads grouped by kind: "main"
+// (the main thread, where Fyne runs its loop and GL calls), "llvmpipe"
+// (Mesa's software rasteriser threads) and "other" (the Go runtime's other
+// threads: goroutines off the UI, the GC).
+func ThreadCPU(pid int) map[string]time.Duration {
+	out := map[string]time.Duration{}
+	tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	for _, t := range tasks {
+		tid, err := strconv.Atoi(t.Name())
+		if err != nil {
+			continue
+		}
+		d, err := statTimes(fmt.Sprintf("/proc/%d/task/%d/stat", pid, tid))
+		if err != nil {
+			continue
+		}
+		comm, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/comm", pid, tid))
+		switch {
+		case tid == pid:
+			out["main"] += d
+		case strings.HasPrefix(string(comm), "llvmpipe"):
+			out["llvmpipe"] += d
+		default:
+			out["other"] += d
 		}
 	}
-	return ""
+	return out
 }

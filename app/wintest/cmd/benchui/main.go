@@ -44,6 +44,9 @@ type config struct {
 }
 
 func main() {
+	if os.Getenv(paceFakeEnv) != "" {
+		os.Exit(runPacer(os.Args[1:]))
+	}
 	var c config
 	flag.StringVar(&c.app, "app", "", "the app binary (built with -tags migrated_fynedo)")
 	flag.StringVar(&c.fake, "fake", "", "the fake agent binary")
@@ -155,8 +158,10 @@ func (b *bench) run() error {
 		fmt.Printf("benchui: warning: the screen is %d wide; windows will overlap (3840 wanted)\n", x.Width)
 	}
 
-	fmt.Println("\n== calibrating the fake agent's stream rate (fake alone, no window)")
-	b.faker = b.calibrate()
+	fmt.Println("\n== the fake agent's stream rate, without a window")
+	if err := b.calibrate(); err != nil {
+		return err
+	}
 
 	fmt.Println("\n== baseline windows")
 	if b.bareWin, err = b.startBare("bare", false, 1280); err != nil {
@@ -182,35 +187,33 @@ func (b *bench) run() error {
 	return nil
 }
 
-// calibrate runs the fake alone, reading its stdout, to find the
-// --fake-delay that streams about b.rate message_update events a second.
-func (b *bench) calibrate() time.Duration {
+// calibrate measures what the fake streams by itself at the delay the
+// rate implies and with none, and what it streams behind the pacer, which
+// is what the stream benchmark uses.
+func (b *bench) calibrate() error {
 	delay := time.Duration(float64(time.Second) / b.rate)
-	best, bestErr := delay, 1e9
-	for try := 0; try < 5; try++ {
-		rate, err := fakeRate(b.fake, delay, 6000)
+	for _, d := range []time.Duration{delay, 0} {
+		rate, err := fakeRate(b.fake, nil, d, 6000)
 		if err != nil {
-			b.logf("calibration failed: %v; using --fake-delay=%v", err, delay)
-			return delay
+			return err
 		}
-		b.logf("--fake-delay=%-8v → %.0f message_update/s", delay, rate)
-		off := rate/b.rate - 1
-		if abs(off) < abs(bestErr) {
-			best, bestErr = delay, off
-		}
-		if abs(off) < 0.05 {
-			break
-		}
-		// Each delta costs the delay plus a fixed overhead: solve for it.
-		per := time.Duration(float64(time.Second) / rate)
-		overhead := per - delay
-		delay = time.Duration(float64(time.Second)/b.rate) - overhead
-		if delay < 10*time.Microsecond {
-			delay = 10 * time.Microsecond
-		}
+		b.logf("the fake alone, --fake-delay=%v: %.0f message_update/s", d, rate)
 	}
-	b.logf("using --fake-delay=%v", best)
-	return best
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	rate, err := fakeRate(self, b.paceEnv(), 0, 6000)
+	if err != nil {
+		return err
+	}
+	b.logf("the fake behind the pacer (%.0f/s wanted): %.0f message_update/s", b.rate, rate)
+	return nil
+}
+
+// paceEnv makes benchui, run as the agent, the pacer in front of the fake.
+func (b *bench) paceEnv() []string {
+	return []string{paceFakeEnv + "=" + b.fake, fmt.Sprintf("%s=%g", paceRateEnv, b.rate)}
 }
 
 func abs(f float64) float64 {
@@ -222,8 +225,9 @@ func abs(f float64) float64 {
 
 // fakeRate streams n deltas from the fake alone and returns the rate of
 // text_delta updates from the first to the last.
-func fakeRate(fake string, delay time.Duration, n int) (float64, error) {
+func fakeRate(fake string, env []string, delay time.Duration, n int) (float64, error) {
 	cmd := exec.Command(fake, "--mode", "rpc", "--no-session", "--fake-delay="+delay.String())
+	cmd.Env = append(os.Environ(), env...)
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return 0, err
@@ -261,14 +265,14 @@ func fakeRate(fake string, delay time.Duration, n int) (float64, error) {
 	return float64(count-1) / last.Sub(first).Seconds(), nil
 }
 
-func (b *bench) start(name, binary string, args []string) (*window, error) {
+func (b *bench) start(name, binary string, args []string, env ...string) (*window, error) {
 	dir := filepath.Join(b.out, name)
 	os.RemoveAll(dir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
 	tr := filepath.Join(dir, "trace.txt")
-	p, err := wintest.Start(wintest.AppOptions{Binary: binary, Args: args, Dir: dir, Display: b.display, Trace: tr})
+	p, err := wintest.Start(wintest.AppOptions{Binary: binary, Args: args, Dir: dir, Display: b.display, Trace: tr, Env: env})
 	if err != nil {
 		return nil, err
 	}
@@ -299,10 +303,10 @@ func (b *bench) startBare(name string, entry bool, x int) (*window, error) {
 
 // startApp starts the app against the fake with agent arguments and waits
 // for its window and the transcript's first draw.
-func (b *bench) startApp(name string, agentArgs ...string) (*window, error) {
+func (b *bench) startApp(name, agent string, env []string, agentArgs ...string) (*window, error) {
 	dir := filepath.Join(b.out, name)
-	args := wintest.AppArgs(b.fake, "", append([]string{"--fake-log=" + filepath.Join(dir, "fake-log.jsonl")}, agentArgs...)...)
-	w, err := b.start(name, b.app, args)
+	args := wintest.AppArgs(agent, "", append([]string{"--fake-log=" + filepath.Join(dir, "fake-log.jsonl")}, agentArgs...)...)
+	w, err := b.start(name, b.app, args, env...)
 	if err != nil {
 		return nil, err
 	}
@@ -345,7 +349,11 @@ func measure(d time.Duration, ws ...*window) []wintest.Usage {
 }
 
 func (b *bench) stream() error {
-	w, err := b.startApp("stream", "--no-session", "--fake-delay="+b.faker.String())
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	w, err := b.startApp("stream", self, b.paceEnv(), "--no-session")
 	if err != nil {
 		return err
 	}
@@ -413,7 +421,7 @@ func (b *bench) stream() error {
 	frames := marks.Count("draw", t0, t1)
 	last, _ := marks.Last("draw")
 	lag := last.T.Sub(t1)
-	b.logf("%d deltas in %v: %.0f message_update/s end to end (the fake alone: %v delay)", b.deltas, wall.Round(time.Millisecond), rate, b.faker)
+	b.logf("%d deltas in %v: %.0f message_update/s end to end", b.deltas, wall.Round(time.Millisecond), rate)
 	b.logf("main thread %s busy, process %s of a core; %d frames drawn (%.1f/s); last draw %v after the run ended",
 		pct(u.MainFrac()), pct(u.ProcessFrac()), frames, float64(frames)/wall.Seconds(), lag.Round(time.Millisecond))
 	bare := b.bareWin.s.At(t1)
@@ -478,12 +486,23 @@ func (b *bench) bigSession() error {
 	// The chat column's left part, below the top bar: empty until the
 	// transcript is painted.
 	pw := b.watchPaint(16, 60, 240, 560, stop)
-	w, err := b.startApp("big", "--session", b.big)
+	w, err := b.startApp("big", b.fake, nil, "--session", b.big)
 	if err != nil {
 		close(stop)
 		return err
 	}
 	start := w.p.Started
+	var agent *wintest.Sampler
+	wintest.WaitFor(30*time.Second, 5*time.Millisecond, func() bool {
+		if kids := wintest.Children(w.p.Pid); len(kids) > 0 {
+			agent = wintest.NewSampler(kids[0], 20*time.Millisecond)
+			return true
+		}
+		return false
+	})
+	if agent != nil {
+		defer agent.Stop()
+	}
 	hist, ok := w.tr.WaitMark("history", time.Time{}, nil, 5*time.Minute, 20*time.Millisecond)
 	if !ok {
 		close(stop)
@@ -526,8 +545,20 @@ func (b *bench) bigSession() error {
 	ws := w.s.At(hist.T)
 	wd := w.s.At(draw.T)
 	u := wintest.Between(ws, wd)
-	b.logf("history → draw: %v wall; app main thread %v CPU, app process %v CPU",
-		draw.T.Sub(hist.T).Round(time.Millisecond), u.Main.Round(time.Millisecond), u.Process.Round(time.Millisecond))
+	var ag, agc wintest.Usage
+	if agent != nil {
+		ag = wintest.Between(agent.At(hist.T), agent.At(draw.T))
+		agc = wintest.Between(agent.At(conn.T), agent.At(hist.T))
+	}
+	uc := wintest.Between(w.s.At(conn.T), ws)
+	b.logf("connected → history: %v wall; app process %v CPU (main thread %v), agent %v CPU",
+		hist.T.Sub(conn.T).Round(time.Millisecond), uc.Process.Round(time.Millisecond), uc.Main.Round(time.Millisecond), agc.Process.Round(time.Millisecond))
+	b.logf("history → draw: %v wall; app process %v CPU (main thread %v), agent %v CPU",
+		draw.T.Sub(hist.T).Round(time.Millisecond), u.Process.Round(time.Millisecond), u.Main.Round(time.Millisecond), ag.Process.Round(time.Millisecond))
+	if !pw.at.IsZero() {
+		up := wintest.Between(w.s.At(items.T), w.s.At(pw.at))
+		b.logf("items → painted: %v wall; app main thread %v CPU", pw.at.Sub(items.T).Round(time.Millisecond), up.Main.Round(time.Millisecond))
+	}
 	recs := wintest.ReadFakeLog(filepath.Join(w.dir, "fake-log.jsonl"))
 	var after []string
 	for _, r := range recs {
@@ -634,7 +665,7 @@ func (b *bench) keys(w *window, what string) (keyStats, error) {
 }
 
 func (b *bench) idleSmall() error {
-	w, err := b.startApp("small", "--session", b.small)
+	w, err := b.startApp("small", b.fake, nil, "--session", b.small)
 	if err != nil {
 		return err
 	}
@@ -650,7 +681,9 @@ func (b *bench) idleSmall() error {
 		return err
 	}
 	time.Sleep(2 * time.Second)
+	th0 := wintest.ThreadCPU(w.p.Pid)
 	u := measure(b.idle, w, b.bareWin, b.entryWin)
+	th1 := wintest.ThreadCPU(w.p.Pid)
 	app, bare := u[0], u[1]
 	shot := filepath.Join(w.dir, "screen.png")
 	if err := wintest.Screenshot(b.display, shot); err == nil {
@@ -661,8 +694,11 @@ func (b *bench) idleSmall() error {
 		return err
 	}
 	time.Sleep(2 * time.Second)
+	eth1 := wintest.ThreadCPU(b.entryWin.p.Pid)
 	u2 := measure(b.idle, w, b.bareWin, b.entryWin)
+	eth2 := wintest.ThreadCPU(b.entryWin.p.Pid)
 	appUnfocused, bare2, entry := u2[0], u2[1], u2[2]
+	b.logf("by thread, focused: app %s; bare Entry %s", threads(th0, th1, app.Wall), threads(eth1, eth2, entry.Wall))
 	b.logf("focused, %v: app %s (main thread %s), bare Entry %s (main %s); bare window %s",
 		b.idle, pct(app.ProcessFrac()), pct(app.MainFrac()), pct(entry.ProcessFrac()), pct(entry.MainFrac()), pct(bare.ProcessFrac()))
 	b.logf("unfocused, %v: app %s (main thread %s); bare window %s (main %s)",
@@ -681,6 +717,15 @@ func (b *bench) idleSmall() error {
 	b.add("4", "RSS, 0.6 MB transcript", "-", mb(mem.RSS), mb(b.bareWin.s.Now().Mem.RSS), "-")
 	b.stop(w)
 	return nil
+}
+
+// threads formats CPU use by thread kind between two ThreadCPU readings.
+func threads(a, b map[string]time.Duration, wall time.Duration) string {
+	var parts []string
+	for _, k := range []string{"main", "llvmpipe", "other"} {
+		parts = append(parts, fmt.Sprintf("%s %s", k, pct(float64(b[k]-a[k])/float64(wall))))
+	}
+	return strings.Join(parts, ", ")
 }
 
 func (b *bench) print() {
