@@ -5,6 +5,9 @@ import (
 	"fyne.io/fyne/v2/theme"
 )
 
+// browserMinSearch is the narrowest the search box gets beside the scope.
+const browserMinSearch = 200
+
 // sessionBrowserRenderer stacks the search row, the list and the button
 // row. Its objects are in keyboard order: Tab goes search box, scope,
 // list, Refresh, New session.
@@ -36,7 +39,7 @@ func (r *sessionBrowserRenderer) bars() (pad, top, bottom float32) {
 func (r *sessionBrowserRenderer) MinSize() fyne.Size {
 	b := r.b
 	pad, top, bottom := r.bars()
-	w := max(b.search.MinSize().Width+pad+b.scope.MinSize().Width,
+	w := max(b.search.MinSize().Width, b.scope.MinSize().Width,
 		b.count.MinSize().Width+2*pad+b.refresh.MinSize().Width+b.create.MinSize().Width)
 	list := 3 * (b.list.rowHeight + pad)
 	if b.list.rowHeight == 0 {
@@ -50,12 +53,19 @@ func (r *sessionBrowserRenderer) Layout(size fyne.Size) {
 	pad, top, bottom := r.bars()
 
 	sw := b.scope.MinSize().Width
+	listY := top + pad
 	b.search.Move(fyne.NewPos(0, 0))
-	b.search.Resize(fyne.NewSize(max(0, size.Width-sw-pad), top))
-	b.scope.Move(fyne.NewPos(size.Width-sw, 0))
+	if size.Width-sw-pad >= browserMinSearch {
+		b.search.Resize(fyne.NewSize(size.Width-sw-pad, top))
+		b.scope.Move(fyne.NewPos(size.Width-sw, 0))
+	} else {
+		// Too narrow for both on one line: the scope goes under the search.
+		b.search.Resize(fyne.NewSize(size.Width, top))
+		b.scope.Move(fyne.NewPos(0, listY))
+		listY += top + pad
+	}
 	b.scope.Resize(fyne.NewSize(sw, top))
 
-	listY := top + pad
 	listH := max(0, size.Height-listY-bottom-pad)
 	b.list.Move(fyne.NewPos(0, listY))
 	b.list.Resize(fyne.NewSize(size.Width, listH))

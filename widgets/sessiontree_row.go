@@ -96,39 +96,15 @@ func (r *treeRow) heightAt(float32) float32 {
 	return max(icon, lineH) + pad
 }
 
+// treeMinText is the room a row's text keeps before tags give way.
+const treeMinText = 80
+
 func (r *treeRow) layout(size fyne.Size) {
 	th := r.Theme()
-	pad, icon, col, _ := r.metrics()
+	pad, icon, _, _ := r.metrics()
 	inner := th.Size(theme.SizeNameInnerPadding)
 	mid := size.Height / 2
-	// Rows sit a padding apart; lines reach up into that gap so that
-	// they join the row above.
-	top, bottom := -pad, size.Height
-	colX := func(c int) float32 { return inner + float32(c)*col + icon/2 }
-
-	r.used = 0
-	g := r.guide
-	for c := range treeMaxIndent {
-		if g.rails&(1<<c) != 0 {
-			r.line(colX(c), top, colX(c), bottom)
-		}
-	}
-	if g.elbow >= 0 {
-		x := colX(int(g.elbow))
-		end := mid
-		if g.tee {
-			end = bottom
-		}
-		r.line(x, top, x, end)
-		r.line(x, mid, inner+float32(g.elbow+1)*col-pad/2, mid)
-	}
-	x := inner + float32(g.indent)*col
-	if g.down {
-		r.line(x+icon/2, mid+icon/2, x+icon/2, bottom)
-	}
-	for _, l := range r.lines[r.used:] {
-		l.Hide()
-	}
+	x := r.layoutGuides(size)
 
 	r.icon.Move(fyne.NewPos(x, mid-icon/2))
 	r.icon.Resize(fyne.NewSquareSize(icon))
@@ -140,14 +116,18 @@ func (r *treeRow) layout(size fyne.Size) {
 	r.when.Move(fyne.NewPos(right-ws.Width, mid-ws.Height/2))
 	r.when.Resize(ws)
 	right -= ws.Width + pad
-	if w := r.leaf.size(th).Width; w > 0 {
+	// Tags give way to the text when the row is narrow.
+	if w := r.leaf.size(th).Width; w > 0 && right-w-pad-x >= treeMinText {
 		right -= w
 		r.leaf.place(th, right, mid)
 		right -= pad
 	} else {
-		r.leaf.place(th, 0, mid)
+		r.leaf.hide()
 	}
 	lw := r.label.size(th).Width
+	if lw > 0 && right-x-lw-pad < treeMinText {
+		lw = 0
+	}
 	avail := right - x
 	if lw > 0 {
 		avail -= lw + pad
@@ -157,9 +137,49 @@ func (r *treeRow) layout(size fyne.Size) {
 	r.text.Move(fyne.NewPos(x, mid-ts.Height/2))
 	r.text.Resize(ts)
 	if lw > 0 {
-		x += ts.Width + pad
+		r.label.place(th, x+ts.Width+pad, mid)
+	} else {
+		r.label.hide()
 	}
-	r.label.place(th, x, mid)
+}
+
+// layoutGuides draws the branch lines and returns where the icon goes.
+// Indentation takes at most two fifths of the row, so deep branches on a
+// narrow panel keep their text; lines past that stop.
+func (r *treeRow) layoutGuides(size fyne.Size) float32 {
+	pad, icon, col, _ := r.metrics()
+	inner := r.Theme().Size(theme.SizeNameInnerPadding)
+	mid := size.Height / 2
+	// Rows sit a padding apart; lines reach up into that gap so that
+	// they join the row above.
+	top, bottom := -pad, size.Height
+	colX := func(c int) float32 { return inner + float32(c)*col + icon/2 }
+	cols := min(treeMaxIndent, int(size.Width*2/5/col))
+
+	r.used = 0
+	g := r.guide
+	for c := range cols {
+		if g.rails&(1<<c) != 0 {
+			r.line(colX(c), top, colX(c), bottom)
+		}
+	}
+	if e := int(g.elbow); e >= 0 && e < cols {
+		end := mid
+		if g.tee {
+			end = bottom
+		}
+		r.line(colX(e), top, colX(e), end)
+		r.line(colX(e), mid, inner+float32(e+1)*col-pad/2, mid)
+	}
+	indent := min(int(g.indent), cols)
+	x := inner + float32(indent)*col
+	if g.down && indent < cols {
+		r.line(x+icon/2, mid+icon/2, x+icon/2, bottom)
+	}
+	for _, l := range r.lines[r.used:] {
+		l.Hide()
+	}
+	return x
 }
 
 // line shows the next pooled line from (x1,y1) to (x2,y2).

@@ -46,8 +46,7 @@ func (t *tagPill) size(th fyne.Theme) fyne.Size {
 func (t *tagPill) place(th fyne.Theme, x, midY float32) float32 {
 	s := t.size(th)
 	if s.Width == 0 {
-		t.bg.Hide()
-		t.text.Hide()
+		t.hide()
 		return 0
 	}
 	t.bg.Show()
@@ -58,4 +57,10 @@ func (t *tagPill) place(th fyne.Theme, x, midY float32) float32 {
 	t.text.Move(fyne.NewPos(x+p, midY-s.Height/2))
 	t.text.Resize(s.SubtractWidthHeight(2*p, 0))
 	return s.Width
+}
+
+// hide takes the pill off the row, for a row too narrow to show it.
+func (t *tagPill) hide() {
+	t.bg.Hide()
+	t.text.Hide()
 }
