@@ -15,6 +15,9 @@ packages=(
 	libxinerama-dev libxi-dev libxxf86vm-dev libgtk-3-dev
 	# a real window without a screen, screenshots, input and clipboard in tests
 	xvfb xauth imagemagick xdotool x11-utils xclip
+	# reading a screenshot (OCR), a GTK drag source for real drag-and-drop,
+	# and watching which sockets the app opens
+	tesseract-ocr python3-gi gir1.2-gtk-3.0 strace
 )
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -63,6 +63,11 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 export LANG=C.UTF-8
+# Window tests and the real-agent suites fail, rather than skip, when
+# something they need is missing; their screenshots are kept here.
+export KNIGHTCODE_E2E=1
+export KNIGHTCODE_ARTIFACTS=${KNIGHTCODE_ARTIFACTS:-$repo/.cache/artifacts/$(date +%Y%m%d-%H%M%S)}
+mkdir -p "$KNIGHTCODE_ARTIFACTS"
 
 install_pi() {
 	local pi
@@ -106,7 +111,9 @@ start_xvfb() {
 }
 
 go_test() {
-	local args=(-tags "$TAGS" -count=1)
+	# The window suites build the app (once with -race) and drive it: more
+	# than go test's default 10 minutes per package on 2 cores.
+	local args=(-tags "$TAGS" -count=1 -timeout 40m)
 	if [[ ${TEST_VERBOSE:-} == 1 ]]; then
 		args+=(-v)
 	fi
@@ -151,5 +158,6 @@ for target in $FUZZ_TARGETS; do
 	step "fuzz:$name" fuzz "$pkg" "$name"
 done
 
+say "screenshots and logs of the window tests: $KNIGHTCODE_ARTIFACTS"
 summary
 ((failed == 0))

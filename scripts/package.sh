@@ -1,0 +1,374 @@
+#!/usr/bin/env bash
+# Builds the packages into dist/ and checks them. The top-level Makefile calls
+# this; so can CI.
+#
+#   scripts/package.sh linux     dist/knightcode-desktop-VERSION-linux-ARCH.tar.xz
+#   scripts/package.sh windows   dist/knightcode-desktop-VERSION-windows-amd64.exe (cross-built)
+#   scripts/package.sh validate  desktop entry, metainfo, icons, tarball install, .exe resources
+#   scripts/package.sh all       the three above (the default)
+#   scripts/package.sh icons     re-renders assets/icon*.png from assets/icon.svg
+#
+# Environment: AGENT=/path/to/knightcode puts that agent executable into the
+# Linux tarball beside the app, where the app looks for it first.
+#
+# `fyne package` bumps Build in FyneApp.toml, writes files into the source
+# folder while it builds (fyne_metadata_init.go, fyne.syso) and deletes the
+# binary it built. So it runs on a snapshot of the work tree in
+# .cache/package/src, never on the checkout: a package build leaves the tree
+# as it was, and cannot trip a `go build` someone runs meanwhile.
+set -euo pipefail
+
+readonly FYNE_CLI=fyne.io/tools/cmd/fyne
+readonly FYNE_CLI_VERSION=v1.7.4
+readonly APP_ID=ai.knightcode.desktop
+readonly EXE=knightcode-desktop
+readonly ICON_SIZES=(48 64 128 256 512)
+readonly MINGW_CC=x86_64-w64-mingw32-gcc
+# What the snapshot's binary is called while fyne builds it (see build_linux).
+readonly BUILD_NAME=kc-build
+# The X11 class of the main window, which the desktop entry's StartupWMClass
+# must match for docks to put the window under the app's icon. GLFW names it
+# after the window's first title, appTitle in app/window.go; fyne's entry
+# guesses the app's Name instead. validate reads it off the running binary.
+readonly WM_CLASS=KnightCode
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$repo"
+work="$repo/.cache/package"
+dist="$repo/dist"
+fyne="$repo/.cache/bin/fyne"
+
+say() { echo "package: $*" >&2; }
+die() {
+	say "$*"
+	exit 1
+}
+
+version=$(sed -n 's/^[[:space:]]*Version[[:space:]]*=[[:space:]]*"\([^"]*\)".*/\1/p' FyneApp.toml | head -n 1)
+[[ -n $version ]] || die "no Version in FyneApp.toml"
+linux_arch=$(go env GOARCH)
+linux_name="$EXE-$version-linux-$linux_arch"
+linux_tarball="$dist/$linux_name.tar.xz"
+windows_exe="$dist/$EXE-$version-windows-amd64.exe"
+
+mkdir -p "$work" "$dist"
+# One packaging run at a time per checkout: they share .cache/package. flock
+# -o holds the lock itself, so a compiler left behind by an interrupted run
+# does not keep it. (window-class runs inside validate and must not wait.)
+if [[ -z ${KNIGHTCODE_PACKAGE_LOCKED:-} && ${1:-} != window-class ]] && command -v flock >/dev/null; then
+	KNIGHTCODE_PACKAGE_LOCKED=1 exec flock -o "$work/lock" "$0" "$@"
+fi
+
+# Elapsed time of one phase, for the log.
+timed() {
+	local name=$1 start=$SECONDS
+	shift
+	"$@"
+	say "$name took $((SECONDS - start)) s"
+}
+
+ensure_fyne() {
+	if [[ -x $fyne && $("$fyne" version 2>/dev/null) == *"cli version: $FYNE_CLI_VERSION"* ]]; then
+		return
+	fi
+	say "installing the fyne CLI $FYNE_CLI_VERSION into .cache/bin"
+	GOBIN="$repo/.cache/bin" go install "$FYNE_CLI@$FYNE_CLI_VERSION" ||
+		die "could not install $FYNE_CLI@$FYNE_CLI_VERSION (is the Go module proxy reachable?)"
+}
+
+# Copies the work tree's files (tracked and untracked, not ignored; no tests)
+# into .cache/package/src. The path stays the same from run to run, so the Go
+# build cache serves everything that did not change.
+snapshot_done=
+snapshot() {
+	[[ -z $snapshot_done ]] || return 0
+	local src="$work/src"
+	rm -rf "$src"
+	mkdir -p "$src"
+	if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		local f
+		git ls-files -z --cached --others --exclude-standard |
+			while IFS= read -r -d '' f; do
+				# Deleted but still in the index; tests and their data are not built.
+				[[ -f $f && $f != *_test.go && $f != testdata/* && $f != */testdata/* ]] || continue
+				printf '%s\0' "$f"
+			done |
+			tar --null -T - -cf - | tar -C "$src" -xf -
+	else
+		tar --exclude=./.cache --exclude=./dist --exclude='*_test.go' --exclude=testdata -cf - . |
+			tar -C "$src" -xf -
+	fi
+	snapshot_done=1
+}
+
+# The metadata fyne embeds and writes into the .desktop file comes from
+# FyneApp.toml; --release strips the binary (-s -w, -trimpath) and builds
+# C code with -O3 and fyne's hardening flags.
+build_linux() {
+	ensure_fyne
+	snapshot
+	local src="$work/src" stage="$work/linux"
+	rm -f "$src"/*.tar.xz
+	say "fyne package -os linux --release (a cold build takes minutes)"
+	# Built under a neutral name and renamed below: `pkill -f knightcode-desktop`,
+	# the quick way to stop running copies of the app, must not hit a build.
+	(cd "$src" && "$fyne" package -os linux --release --exe "$src/$BUILD_NAME") ||
+		die "fyne package -os linux failed"
+	local fyne_tarball
+	fyne_tarball=$(find "$src" -maxdepth 1 -name '*.tar.xz' -print -quit)
+	[[ -n $fyne_tarball ]] || die "fyne package made no .tar.xz in $src"
+
+	# fyne's tarball is <exe>/usr[/local]/{bin,share/applications,share/pixmaps}
+	# plus a Makefile that installs only those. Ours keeps its binary and
+	# desktop entry and adds the metainfo, the hicolor icons and our Makefile.
+	rm -rf "$stage"
+	mkdir -p "$stage/fyne"
+	tar -C "$stage/fyne" -xJf "$fyne_tarball"
+	local bin desktop
+	bin=$(find "$stage/fyne" -path "*/bin/$BUILD_NAME" -type f -print -quit)
+	desktop=$(find "$stage/fyne" -name "$APP_ID.desktop" -type f -print -quit)
+	[[ -n $bin && -n $desktop ]] || die "fyne's tarball lacks the binary or the desktop entry: $(tar -tJf "$fyne_tarball" | tr '\n' ' ')"
+
+	local p="$stage/$linux_name"
+	install -Dm755 "$bin" "$p/lib/$EXE/$EXE"
+	mkdir -p "$p/bin"
+	ln -s "../lib/$EXE/$EXE" "$p/bin/$EXE"
+	install -Dm644 "$desktop" "$p/share/applications/$APP_ID.desktop"
+	sed -i -e "s|^Exec=$BUILD_NAME\$|Exec=$EXE|" "$p/share/applications/$APP_ID.desktop"
+	grep -q "^Exec=$EXE\$" "$p/share/applications/$APP_ID.desktop" ||
+		die "unexpected Exec line in fyne's desktop entry: $(grep '^Exec=' "$p/share/applications/$APP_ID.desktop")"
+	sed -i -e "s|^StartupWMClass=.*|StartupWMClass=$WM_CLASS|" "$p/share/applications/$APP_ID.desktop"
+	install -Dm644 "packaging/linux/$APP_ID.metainfo.xml" "$p/share/metainfo/$APP_ID.metainfo.xml"
+	local s
+	for s in "${ICON_SIZES[@]}"; do
+		install -Dm644 "$(icon_png "$s")" "$p/share/icons/hicolor/${s}x${s}/apps/$APP_ID.png"
+	done
+	install -Dm644 assets/icon.svg "$p/share/icons/hicolor/scalable/apps/$APP_ID.svg"
+	install -Dm644 packaging/linux/Makefile "$p/Makefile"
+	if [[ -n ${AGENT:-} ]]; then
+		[[ -f $AGENT && -x $AGENT ]] || die "AGENT=$AGENT is not an executable file"
+		if [[ $(head -c 2 "$AGENT") == '#!' ]]; then
+			say "warning: AGENT is a script ($(head -n 1 "$AGENT")): users need its interpreter"
+		fi
+		install -Dm755 "$AGENT" "$p/lib/$EXE/knightcode"
+		say "bundled agent: $AGENT -> lib/$EXE/knightcode"
+	fi
+	rm -rf "$stage/fyne" "$fyne_tarball"
+
+	local tmp="$linux_tarball.tmp"
+	tar --sort=name --owner=0 --group=0 --numeric-owner -C "$stage" -cf - "$linux_name" |
+		xz -T0 -6 >"$tmp"
+	mv -f "$tmp" "$linux_tarball"
+	say "built ${linux_tarball#"$repo/"} ($(du -h "$linux_tarball" | cut -f1))"
+}
+
+icon_png() {
+	if (($1 == 512)); then
+		echo assets/icon.png
+	else
+		echo "assets/icon-$1.png"
+	fi
+}
+
+# Cross-built with mingw-w64, cgo on. fyne writes a .syso with the icon (an
+# .ico from the 256 px PNG: .ico entries stop at 256), the version info
+# (Version.Build from FyneApp.toml) and a manifest, links with -H=windowsgui,
+# and names the result after the app ("KnightCode Desktop.exe").
+build_windows() {
+	command -v "$MINGW_CC" >/dev/null ||
+		die "$MINGW_CC is missing: apt-get install gcc-mingw-w64-x86-64"
+	ensure_fyne
+	snapshot
+	local src="$work/src"
+	rm -f "$src"/*.exe "$src"/*.syso
+	say "fyne package -os windows --release, CC=$MINGW_CC (a cold build takes minutes)"
+	(cd "$src" && GOOS=windows GOARCH=amd64 CGO_ENABLED=1 CC="$MINGW_CC" CXX=x86_64-w64-mingw32-g++ \
+		"$fyne" package -os windows --release --icon "$repo/assets/icon-256.png" --exe "$BUILD_NAME.exe") ||
+		die "fyne package -os windows failed"
+	local exe
+	exe=$(find "$src" -maxdepth 1 -name '*.exe' -print -quit)
+	[[ -n $exe ]] || die "fyne package -os windows made no .exe in $src"
+	mv -f "$exe" "$windows_exe"
+	rm -f "$src"/*.exe
+	say "built ${windows_exe#"$repo/"} ($(du -h "$windows_exe" | cut -f1))"
+}
+
+need_tool() {
+	command -v "$1" >/dev/null || die "$1 is missing: apt-get install $2"
+}
+
+validate() {
+	need_tool desktop-file-validate desktop-file-utils
+	need_tool appstreamcli appstream
+	need_tool file file
+	local status=0 tmp
+	tmp=$(mktemp -d)
+	# shellcheck disable=SC2064 # expand now: tmp is local
+	trap "rm -rf '$tmp'" EXIT
+
+	say "appstreamcli validate --no-net packaging/linux/$APP_ID.metainfo.xml"
+	appstreamcli validate --no-net "packaging/linux/$APP_ID.metainfo.xml" || status=1
+
+	if command -v rsvg-convert >/dev/null; then
+		local s
+		for s in "${ICON_SIZES[@]}"; do
+			rsvg-convert -w "$s" -h "$s" assets/icon.svg -o "$tmp/icon-$s.png"
+			if ! cmp -s "$tmp/icon-$s.png" "$(icon_png "$s")"; then
+				say "FAIL: $(icon_png "$s") is not assets/icon.svg at ${s}px: run make icons"
+				status=1
+			fi
+		done
+		say "icons: the PNGs match assets/icon.svg"
+	else
+		say "rsvg-convert not found (librsvg2-bin): icons not compared with icon.svg"
+	fi
+
+	[[ -f $linux_tarball ]] || timed "linux package" build_linux
+	say "tarball ${linux_tarball#"$repo/"}:"
+	tar -tvJf "$linux_tarball" | awk '{ $2 = ""; $4 = ""; $5 = ""; print }' | sed 's/  */ /g; s/^/  /' >&2
+	tar -C "$tmp" -xJf "$linux_tarball"
+	local p="$tmp/$linux_name" f
+	for f in Makefile "lib/$EXE/$EXE" "bin/$EXE" "share/applications/$APP_ID.desktop" \
+		"share/metainfo/$APP_ID.metainfo.xml" "share/icons/hicolor/scalable/apps/$APP_ID.svg"; do
+		[[ -e $p/$f ]] || {
+			say "FAIL: the tarball has no $f"
+			status=1
+		}
+	done
+	for s in "${ICON_SIZES[@]}"; do
+		f="$p/share/icons/hicolor/${s}x${s}/apps/$APP_ID.png"
+		[[ $(file -b "$f") == "PNG image data, $s x $s,"* ]] || {
+			say "FAIL: ${f#"$p/"} is not a ${s}x${s} PNG"
+			status=1
+		}
+	done
+	[[ $(file -b "$p/lib/$EXE/$EXE") == "ELF 64-bit"* ]] || {
+		say "FAIL: lib/$EXE/$EXE is not a 64-bit ELF: $(file -b "$p/lib/$EXE/$EXE")"
+		status=1
+	}
+
+	say "desktop-file-validate share/applications/$APP_ID.desktop"
+	desktop-file-validate "$p/share/applications/$APP_ID.desktop" || status=1
+
+	# The tarball's Makefile, staged into a root, and the whole tree checked
+	# the way a software centre reads it (metainfo, desktop entry, icons).
+	say "make install DESTDIR=… PREFIX=/usr, then appstreamcli validate-tree --no-net"
+	if (cd "$p" && make -s install DESTDIR="$tmp/root" PREFIX=/usr) >"$tmp/install.log" 2>&1; then
+		desktop-file-validate "$tmp/root/usr/share/applications/$APP_ID.desktop" || status=1
+		grep -q "^Exec=/usr/bin/$EXE\$" "$tmp/root/usr/share/applications/$APP_ID.desktop" || {
+			say "FAIL: the installed desktop entry does not run /usr/bin/$EXE"
+			status=1
+		}
+		[[ $(readlink -f "$tmp/root/usr/bin/$EXE") == "$tmp/root/usr/lib/$EXE/$EXE" ]] || {
+			say "FAIL: usr/bin/$EXE does not lead to usr/lib/$EXE/$EXE"
+			status=1
+		}
+		appstreamcli validate-tree --no-net "$tmp/root" || status=1
+	else
+		say "FAIL: make install into DESTDIR:"
+		sed 's/^/  /' "$tmp/install.log" >&2
+		status=1
+	fi
+
+	# The packaged binary starts, under its installed name, and its window's
+	# class is the one the desktop entry names.
+	if [[ -x $tmp/root/usr/bin/$EXE ]]; then
+		local wm_class
+		if wm_class=$(window_class "$tmp/root/usr/bin/$EXE" "$tmp/home"); then
+			say "the installed app started; its window's class is $wm_class"
+			[[ $wm_class == "$WM_CLASS" ]] || {
+				say "FAIL: StartupWMClass is $WM_CLASS but the window's class is $wm_class: change WM_CLASS in scripts/package.sh"
+				status=1
+			}
+		else
+			say "FAIL: the installed app did not show a window"
+			status=1
+		fi
+	fi
+
+	[[ -f $windows_exe ]] || timed "windows package" build_windows
+	say "file ${windows_exe#"$repo/"}:"
+	file -b "$windows_exe" | sed 's/^/  /' >&2
+	[[ $(file -b "$windows_exe") == "PE32+ executable (GUI) x86-64"* ]] || {
+		say "FAIL: not a PE32+ x86-64 GUI executable"
+		status=1
+	}
+	go run ./packaging/windows/pecheck -version "$version" "$windows_exe" || status=1
+
+	if ((status == 0)); then
+		say "validate: ok"
+	else
+		say "validate: FAILED"
+	fi
+	return "$status"
+}
+
+# Starts the app at $1 with HOME=$2 and no agent to find, waits for its main
+# window and prints that window's X11 class. Uses DISPLAY when there is one
+# (test.sh's Xvfb), else a private Xvfb through xvfb-run.
+window_class() {
+	local bin=$1 home=$2
+	if [[ -z ${DISPLAY:-} ]]; then
+		need_tool xvfb-run xvfb
+		xvfb-run -a -s '-screen 0 1280x800x24' "$0" window-class "$bin" "$home"
+		return
+	fi
+	need_tool xdotool xdotool
+	need_tool xprop x11-utils
+	mkdir -p "$home"
+	HOME=$home PATH=/usr/bin:/bin "$bin" >"$home/app.log" 2>&1 &
+	local pid=$! w='' class='' i
+	for ((i = 0; i < 60; i++)); do
+		# The main window is the one with a title; fyne's hidden helper
+		# window is named after the executable.
+		w=$(xdotool search --pid "$pid" --name '^KnightCode' 2>/dev/null | head -n 1) || true
+		[[ -n $w ]] && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.5
+	done
+	if [[ -n $w ]]; then
+		# WM_CLASS(STRING) = "instance", "class"
+		class=$(xprop -id "$w" WM_CLASS | sed -n 's/.*", "\(.*\)"$/\1/p')
+	fi
+	kill "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+	if [[ -z $class ]]; then
+		say "no window; the app's output:"
+		tail -n 20 "$home/app.log" | sed 's/^/  /' >&2
+		return 1
+	fi
+	echo "$class"
+}
+
+icons() {
+	need_tool rsvg-convert librsvg2-bin
+	local s
+	for s in "${ICON_SIZES[@]}"; do
+		rsvg-convert -w "$s" -h "$s" assets/icon.svg -o "$(icon_png "$s")"
+		say "rendered $(icon_png "$s")"
+	done
+}
+
+case ${1:-all} in
+linux | windows | all)
+	# The C toolchain and libraries a Fyne build needs (idempotent, one line).
+	"$repo/scripts/setup-system.sh"
+	;;
+esac
+
+case ${1:-all} in
+linux) timed "linux package" build_linux ;;
+windows) timed "windows package" build_windows ;;
+validate) timed validate validate ;;
+icons) icons ;;
+window-class) window_class "$2" "$3" ;;
+all)
+	timed "linux package" build_linux
+	timed "windows package" build_windows
+	timed validate validate
+	;;
+*)
+	sed -n '2,12s/^# \{0,1\}//p' "$0" >&2
+	exit 2
+	;;
+esac
