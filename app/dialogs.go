@@ -30,8 +30,8 @@ type openDialog struct {
 	dlg      dialog.Dialog
 	answered bool
 	finished bool
-	ticker   *time.Ticker
-	stop     chan struct{}
+	// stopTicking ends the countdown's ticker, if there is one.
+	stopTicking func()
 	// countdownLabel shows the time left before the agent's timeout.
 	countdownLabel *widget.Label
 	// focus is the dialog's entry, if it has one.
@@ -91,7 +91,7 @@ func (q *dialogQueue) next() {
 	}
 	req := q.pending[0]
 	q.pending = q.pending[1:]
-	d := &openDialog{req: req, stop: make(chan struct{})}
+	d := &openDialog{req: req}
 	q.current = d
 	d.dlg = q.build(d)
 	d.dlg.SetOnClosed(func() {
@@ -142,9 +142,8 @@ func (q *dialogQueue) finish(d *openDialog) {
 	// Hiding the dialog calls its OnClosed, which comes back here: mark it
 	// finished first.
 	d.finished = true
-	close(d.stop)
-	if d.ticker != nil {
-		d.ticker.Stop()
+	if d.stopTicking != nil {
+		d.stopTicking()
 	}
 	q.current = nil
 	d.dlg.Hide()
@@ -237,20 +236,9 @@ func (q *dialogQueue) countdown(d *openDialog) {
 		return true
 	}
 	show()
-	d.ticker = time.NewTicker(200 * time.Millisecond)
-	ticker, stop := d.ticker, d.stop
-	go func() {
-		for {
-			select {
-			case <-stop:
-				return
-			case <-ticker.C:
-				fyne.Do(func() {
-					if q.current == d {
-						show()
-					}
-				})
-			}
+	d.stopTicking = tickOnUI(200*time.Millisecond, func() {
+		if q.current == d {
+			show()
 		}
-	}()
+	})
 }

@@ -13,11 +13,11 @@ import (
 // retryStrip shows a pending automatic retry with a countdown and a way to
 // abort it. Its ticker runs only while a retry is pending.
 type retryStrip struct {
-	box    *fyne.Container
-	label  *widget.Label
-	state  *RetryState
-	ticker *time.Ticker
-	stop   chan struct{}
+	box   *fyne.Container
+	label *widget.Label
+	state *RetryState
+	// stopTicking ends the countdown's ticker while one runs.
+	stopTicking func()
 }
 
 func newRetryStrip(abort func()) *retryStrip {
@@ -39,28 +39,15 @@ func (r *retryStrip) Set(state *RetryState) {
 	}
 	r.show()
 	r.box.Show()
-	if r.ticker == nil {
-		r.ticker = time.NewTicker(250 * time.Millisecond)
-		r.stop = make(chan struct{})
-		ticker, stop := r.ticker, r.stop
-		go func() {
-			for {
-				select {
-				case <-stop:
-					return
-				case <-ticker.C:
-					fyne.Do(r.show)
-				}
-			}
-		}()
+	if r.stopTicking == nil {
+		r.stopTicking = tickOnUI(250*time.Millisecond, r.show)
 	}
 }
 
 func (r *retryStrip) halt() {
-	if r.ticker != nil {
-		r.ticker.Stop()
-		close(r.stop)
-		r.ticker = nil
+	if r.stopTicking != nil {
+		r.stopTicking()
+		r.stopTicking = nil
 	}
 }
 

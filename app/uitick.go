@@ -1,0 +1,29 @@
+package app
+
+import (
+	"time"
+
+	"fyne.io/fyne/v2"
+)
+
+// tickOnUI runs f on the UI goroutine every interval until the returned
+// stop is called. Countdowns use it only while something counts down, so an
+// idle window runs no timer.
+func tickOnUI(interval time.Duration, f func()) (stop func()) {
+	ticker := time.NewTicker(interval)
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-done:
+				return
+			case <-ticker.C:
+				fyne.Do(f)
+			}
+		}
+	}()
+	return func() {
+		ticker.Stop()
+		close(done)
+	}
+}
