@@ -41,6 +41,7 @@ type config struct {
 	deltas          int
 	nkeys           int
 	idle            time.Duration
+	only            string
 }
 
 func main() {
@@ -58,6 +59,7 @@ func main() {
 	flag.IntVar(&c.deltas, "deltas", 50000, "deltas in the streamed reply")
 	flag.IntVar(&c.nkeys, "keys", 100, "keys to send for keypress-to-echo")
 	flag.DurationVar(&c.idle, "idle", 10*time.Second, "how long to measure idle CPU")
+	flag.StringVar(&c.only, "only", "", "run only these parts, comma-separated: stream, big, idle")
 	flag.Parse()
 	for name, v := range map[string]string{"-app": c.app, "-fake": c.fake, "-bare": c.bare, "-big": c.big, "-small": c.small} {
 		if v == "" {
@@ -115,6 +117,25 @@ type window struct {
 	dir string
 }
 
+// phase says whether a part of the benchmark is to run (-only).
+func (b *bench) phase(name string) bool {
+	return b.only == "" || slices.Contains(strings.Split(b.only, ","), name)
+}
+
+// loadavg is the first three fields of /proc/loadavg: other work on the
+// machine skews every figure here.
+func loadavg() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(data))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
+}
+
 func (b *bench) cleanup() {
 	for _, p := range b.procs {
 		if !p.Exited() {
@@ -158,9 +179,12 @@ func (b *bench) run() error {
 		fmt.Printf("benchui: warning: the screen is %d wide; windows will overlap (3840 wanted)\n", x.Width)
 	}
 
-	fmt.Println("\n== the fake agent's stream rate, without a window")
-	if err := b.calibrate(); err != nil {
-		return err
+	fmt.Printf("benchui: load average at start: %s\n", loadavg())
+	if b.phase("stream") {
+		fmt.Println("\n== the fake agent's stream rate, without a window")
+		if err := b.calibrate(); err != nil {
+			return err
+		}
 	}
 
 	fmt.Println("\n== baseline windows")
@@ -171,18 +195,25 @@ func (b *bench) run() error {
 		return err
 	}
 
-	fmt.Println("\n== 1. streamed reply, and RSS with an empty session")
-	if err := b.stream(); err != nil {
-		return err
+	if b.phase("stream") {
+		fmt.Println("\n== 1. streamed reply; RSS and idle CPU with an empty session")
+		if err := b.stream(); err != nil {
+			return err
+		}
 	}
-	fmt.Println("\n== 2./3. 12,000-entry session: first paint, RSS, keypress-to-echo")
-	if err := b.bigSession(); err != nil {
-		return err
+	if b.phase("big") {
+		fmt.Println("\n== 2./3. 12,000-entry session: first paint, RSS, keypress-to-echo")
+		if err := b.bigSession(); err != nil {
+			return err
+		}
 	}
-	fmt.Println("\n== 4. idle with a ~0.6 MB transcript")
-	if err := b.idleSmall(); err != nil {
-		return err
+	if b.phase("idle") {
+		fmt.Println("\n== 4. idle with a ~0.6 MB transcript")
+		if err := b.idleSmall(); err != nil {
+			return err
+		}
 	}
+	fmt.Printf("\nbenchui: load average at the end: %s\n", loadavg())
 	b.print()
 	return nil
 }
@@ -372,6 +403,11 @@ func (b *bench) stream() error {
 	if err := w.p.Focus(w.id); err != nil {
 		return err
 	}
+	time.Sleep(2 * time.Second)
+	u0 := measure(b.idle, w, b.bareWin)
+	b.logf("idle, empty session, editor focused, %v: app %s (main thread %s); bare window %s",
+		b.idle, pct(u0[0].ProcessFrac()), pct(u0[0].MainFrac()), pct(u0[1].ProcessFrac()))
+	b.add("4", "idle CPU, empty session, editor focused", "-", pct(u0[0].ProcessFrac()), pct(u0[1].ProcessFrac()), "-")
 	log := filepath.Join(w.dir, "fake-log.jsonl")
 	prompt := fmt.Sprintf("[[long:%d]]", b.deltas)
 	if err := w.p.Type(prompt); err != nil {
@@ -751,6 +787,7 @@ func (b *bench) print() {
 		}
 		fmt.Println(strings.TrimRight(sb.String(), " "))
 	}
+	slices.SortStableFunc(b.rows, func(a, c row) int { return strings.Compare(a.Section, c.Section) })
 	line(head)
 	for _, r := range b.rows {
 		line(r)
@@ -762,6 +799,18 @@ func (b *bench) print() {
 		}
 	}
 	fmt.Printf("\n%d of the targets missed\n", misses)
+	fmt.Print(`
+Reading the figures:
+- CPU is utime+stime from /proc over wall time; "main thread" is the OS thread
+  Fyne's event loop and GL painting run on. The rest of a window's CPU is
+  Mesa's llvmpipe threads (rasterising each repaint) and Go's other threads.
+- keypress: the time from an XTEST key press, sent from this process, to the
+  "editor" trace mark. Fyne 2.7 polls input on a 60 Hz ticker, so a key
+  waits 0-16.7 ms for the next poll: the bare Entry shows that floor.
+- history → painted: until a strip of the chat column, blank before, shows
+  text (GetImage polling every few ms).
+- Other work on the machine skews everything: see the load averages.
+`)
 	if js, err := json.MarshalIndent(b.rows, "", "  "); err == nil {
 		os.WriteFile(filepath.Join(b.out, "results.json"), js, 0o644)
 	}
