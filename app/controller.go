@@ -170,6 +170,12 @@ func (c *Controller) loadAll(conn *rpcconn.Conn, restart bool) {
 		} else {
 			c.session.LoadHistory(msgs)
 			trace.Mark("history", len(msgs))
+			// Draw the transcript now; stats can take the agent seconds on
+			// a long session and must not hold up the first paint.
+			c.ui.Invalidate()
+			if len(msgs) > 1000 {
+				c.spawn(releaseDecodeMemory)
+			}
 		}
 	} else {
 		c.report("Could not load the conversation", err)

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -59,7 +61,9 @@ type Window struct {
 	retry        *retryStrip
 	// focused tracks whether the window is in front, for desktop
 	// notifications.
-	focused bool
+	focused   bool
+	quitOnce  sync.Once
+	loopEnded atomic.Bool
 }
 
 // NewWindow builds the main window. It starts the agent when one is found,
@@ -181,6 +185,8 @@ func (w *Window) stop() {
 // transcript and the draft stay.
 func (w *Window) restart() {
 	w.banner.Hide()
+	w.body.Refresh()
+	w.win.Canvas().Focus(w.prompt.Editor)
 	if w.controller == nil {
 		w.connect()
 		return
@@ -283,8 +289,13 @@ func (w *Window) shortcut(name string) {
 	}
 }
 
-// Quit shuts the agent down cleanly and closes the window.
+// Quit shuts the agent down cleanly and closes the window. It runs once,
+// however many ways (close button, SIGTERM, menu) ask at the same time.
 func (w *Window) Quit() {
+	w.quitOnce.Do(w.quit)
+}
+
+func (w *Window) quit() {
 	w.frames.Stop()
 	if w.controller != nil {
 		// Off the UI goroutine: shutting down waits for the agent, and for
@@ -292,7 +303,11 @@ func (w *Window) Quit() {
 		c := w.controller
 		go func() {
 			c.Shutdown()
-			fyne.Do(w.app.Quit)
+			// Once Fyne's loop has ended, fyne.Do would run Quit here, on
+			// a goroutine, after the graphics library is gone.
+			if !w.loopEnded.Load() {
+				fyne.Do(w.app.Quit)
+			}
 		}()
 		return
 	}
@@ -390,6 +405,7 @@ func (w *Window) openPath(path string) {
 // shutdown makes sure the agent is gone once the app loop has ended,
 // whichever way it ended.
 func (w *Window) shutdown() {
+	w.loopEnded.Store(true)
 	w.frames.Stop()
 	if w.controller != nil {
 		w.controller.Shutdown()
