@@ -58,7 +58,7 @@ func (s *Session) LoadHistory(msgs []rpcconn.Message) {
 			i := s.appendItem(widgets.ChatItem{Kind: widgets.ChatAssistant})
 			for _, c := range m.Content {
 				if c.Type == rpcconn.ContentToolCall {
-					s.historyTool(c, results[c.ID])
+					s.historyTool(c, m.Timestamp, results[c.ID])
 				}
 			}
 			s.finishAssistant(i, m)
@@ -72,7 +72,8 @@ func (s *Session) LoadHistory(msgs []rpcconn.Message) {
 }
 
 // historyTool recreates a finished tool run from a stored call and result.
-func (s *Session) historyTool(call rpcconn.ContentBlock, result *rpcconn.Message) {
+// The reply that made the call dates its start, the result its end.
+func (s *Session) historyTool(call rpcconn.ContentBlock, calledAt int64, result *rpcconn.Message) {
 	s.tools.Apply(&rpcconn.ToolExecutionStart{ToolCallID: call.ID, ToolName: call.Name, Args: call.Arguments})
 	m := s.meta(call.ID)
 	m.turn = s.turn
@@ -85,6 +86,9 @@ func (s *Session) historyTool(call rpcconn.ContentBlock, result *rpcconn.Message
 	if result.Timestamp > 0 {
 		m.ended = timeFromMillis(result.Timestamp)
 		m.started = m.ended
+		if calledAt > 0 && calledAt <= result.Timestamp {
+			m.started = timeFromMillis(calledAt)
+		}
 	}
 	m.rev++
 }

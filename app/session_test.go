@@ -277,8 +277,8 @@ func TestLoadHistory(t *testing.T) {
 	exit := 0
 	msgs := []rpcconn.Message{
 		{Role: "user", Content: rpcconn.Content{{Type: "text", Text: "list files"}, {Type: "image", Data: "aGk=", MimeType: "image/png"}}},
-		{Role: "assistant", Content: rpcconn.Content{{Type: "text", Text: "Sure"}, {Type: "toolCall", ID: "c1", Name: "bash", Arguments: []byte(`{"command":"ls"}`)}}, StopReason: "toolUse"},
-		{Role: "toolResult", ToolCallID: "c1", ToolName: "bash", Content: rpcconn.Content{{Type: "text", Text: "a.go"}}},
+		{Role: "assistant", Content: rpcconn.Content{{Type: "text", Text: "Sure"}, {Type: "toolCall", ID: "c1", Name: "bash", Arguments: []byte(`{"command":"ls"}`)}}, StopReason: "toolUse", Timestamp: 1_000},
+		{Role: "toolResult", ToolCallID: "c1", ToolName: "bash", Content: rpcconn.Content{{Type: "text", Text: "a.go"}}, Timestamp: 7_500},
 		{Role: "assistant", Content: rpcconn.Content{{Type: "text", Text: "One file."}}, StopReason: "stop"},
 		{Role: "bashExecution", Command: "echo hi", Output: "hi\n", ExitCode: &exit},
 		{Role: "custom", CustomType: "ext", Content: rpcconn.Content{{Type: "text", Text: "hidden"}}, Display: false},
@@ -301,6 +301,9 @@ func TestLoadHistory(t *testing.T) {
 	}
 	if len(v.Items[0].Images) != 1 || string(v.Items[0].Images[0].Data) != "hi" {
 		t.Fatalf("thumbnail %+v", v.Items[0].Images)
+	}
+	if c := v.Cards[0]; c.Ended.Sub(c.Started) != 6500*time.Millisecond {
+		t.Fatalf("history tool ran %v, want 6.5s from its call to its result", c.Ended.Sub(c.Started))
 	}
 	if v.Items[1].Blocks[1].ToolStatus != widgets.ToolDone || len(v.Cards) != 1 || v.Cards[0].Output != "a.go" {
 		t.Fatalf("history tool: chip %+v cards %+v", v.Items[1].Blocks[1], v.Cards)

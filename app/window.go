@@ -98,9 +98,17 @@ func (w *Window) build() {
 	w.sidebar = widgets.NewToolSidebar()
 	w.sidebar.OnShowAll = w.openPath
 	w.models = widgets.NewModelPicker()
-	w.models.OnChange = func(m widgets.ModelChoice) { w.controller.SelectModel(m.Provider, m.ID) }
+	// After a pick the keyboard goes back to the editor: a picker left
+	// focused would take the next keystrokes.
+	w.models.OnChange = func(m widgets.ModelChoice) {
+		w.controller.SelectModel(m.Provider, m.ID)
+		w.win.Canvas().Focus(w.prompt.Editor)
+	}
 	w.thinking = widgets.NewThinkingPicker()
-	w.thinking.OnChange = func(level string) { w.controller.SelectThinking(level) }
+	w.thinking.OnChange = func(level string) {
+		w.controller.SelectThinking(level)
+		w.win.Canvas().Focus(w.prompt.Editor)
+	}
 	w.status = widgets.NewStatusBar()
 	w.banner = widgets.NewBanner()
 	w.banner.OnRestart = w.restart
