@@ -32,7 +32,10 @@ func TestSessionCommandsAgainstRealAgent(t *testing.T) {
 	eventually(t, "pi connected", func() bool { return s.View(nil).Conn == ConnReady && len(s.Models()) > 0 })
 	ctx := context.Background()
 
-	idle := func() bool { v := s.View(nil); return !v.Running && len(v.Items) > 0 && !v.Items[len(v.Items)-1].Streaming }
+	idle := func() bool {
+		v := s.View(nil)
+		return !v.Running && len(v.Items) > 0 && !v.Items[len(v.Items)-1].Streaming
+	}
 	c.Send("first [[markdown]]", nil, false, nil)
 	eventually(t, "first reply", func() bool { return idle() && len(s.View(nil).Items) >= 2 })
 	c.Send("second question", nil, false, nil)
@@ -65,7 +68,7 @@ func TestSessionCommandsAgainstRealAgent(t *testing.T) {
 	written := <-exported
 	b, err := os.ReadFile(written)
 	if err != nil || !strings.Contains(exportedText(b), "second question") {
-			t.Fatalf("export %s (%d bytes): %v", written, len(b), err)
+		t.Fatalf("export %s (%d bytes): %v", written, len(b), err)
 	}
 
 	c.RunBash("echo hi-from-bash")
@@ -109,7 +112,6 @@ func TestSessionCommandsAgainstRealAgent(t *testing.T) {
 		return len(e) > 0 && e[len(e)-1] == "first [[markdown]]"
 	})
 	eventually(t, "a new session file for the fork", func() bool { return s.SessionFile() != original })
-
 
 	c.SwitchSession(original)
 	eventually(t, "back in the first session", func() bool {

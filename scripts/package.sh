@@ -5,7 +5,7 @@
 #   scripts/package.sh linux     dist/knightcode-desktop-VERSION-linux-ARCH.tar.xz
 #   scripts/package.sh windows   dist/knightcode-desktop-VERSION-windows-amd64.exe (cross-built)
 #   scripts/package.sh validate  desktop entry, metainfo, icons, tarball install, .exe resources
-#   scripts/package.sh all       the three above (the default)
+#   scripts/package.sh all       the three above (the default); several may be given
 #   scripts/package.sh icons     re-renders assets/icon*.png from assets/icon.svg
 #
 # Environment: AGENT=/path/to/knightcode puts that agent executable into the
@@ -45,7 +45,8 @@ die() {
 }
 
 version=$(sed -n 's/^[[:space:]]*Version[[:space:]]*=[[:space:]]*"\([^"]*\)".*/\1/p' FyneApp.toml | head -n 1)
-[[ -n $version ]] || die "no Version in FyneApp.toml"
+build=$(sed -n 's/^[[:space:]]*Build[[:space:]]*=[[:space:]]*\([0-9][0-9]*\).*/\1/p' FyneApp.toml | head -n 1)
+[[ -n $version && -n $build ]] || die "no Version or Build in FyneApp.toml"
 linux_arch=$(go env GOARCH)
 linux_name="$EXE-$version-linux-$linux_arch"
 linux_tarball="$dist/$linux_name.tar.xz"
@@ -54,8 +55,8 @@ windows_exe="$dist/$EXE-$version-windows-amd64.exe"
 mkdir -p "$work" "$dist"
 # One packaging run at a time per checkout: they share .cache/package. flock
 # -o holds the lock itself, so a compiler left behind by an interrupted run
-# does not keep it. (window-class runs inside validate and must not wait.)
-if [[ -z ${KNIGHTCODE_PACKAGE_LOCKED:-} && ${1:-} != window-class ]] && command -v flock >/dev/null; then
+# does not keep it. (smoke-app runs inside validate and must not wait.)
+if [[ -z ${KNIGHTCODE_PACKAGE_LOCKED:-} && ${1:-} != smoke-app ]] && command -v flock >/dev/null; then
 	KNIGHTCODE_PACKAGE_LOCKED=1 exec flock -o "$work/lock" "$0" "$@"
 fi
 
@@ -101,6 +102,13 @@ snapshot() {
 	snapshot_done=1
 }
 
+# fyne package counts Build up in the snapshot's FyneApp.toml after each
+# package: put it back, so every package of one run carries the checkout's
+# Version.Build.
+restore_metadata() {
+	install -m644 "$repo/FyneApp.toml" "$work/src/FyneApp.toml"
+}
+
 # The metadata fyne embeds and writes into the .desktop file comes from
 # FyneApp.toml; --release strips the binary (-s -w, -trimpath) and builds
 # C code with -O3 and fyne's hardening flags.
@@ -112,8 +120,10 @@ build_linux() {
 	say "fyne package -os linux --release (a cold build takes minutes)"
 	# Built under a neutral name and renamed below: `pkill -f knightcode-desktop`,
 	# the quick way to stop running copies of the app, must not hit a build.
-	(cd "$src" && "$fyne" package -os linux --release --exe "$src/$BUILD_NAME") ||
+	# XZ_OPT=-0: fyne's own tarball is unpacked again at once, no need to squeeze it.
+	(cd "$src" && XZ_OPT=-0 "$fyne" package -os linux --release --exe "$src/$BUILD_NAME") ||
 		die "fyne package -os linux failed"
+	restore_metadata
 	local fyne_tarball
 	fyne_tarball=$(find "$src" -maxdepth 1 -name '*.tar.xz' -print -quit)
 	[[ -n $fyne_tarball ]] || die "fyne package made no .tar.xz in $src"
@@ -185,6 +195,7 @@ build_windows() {
 	(cd "$src" && GOOS=windows GOARCH=amd64 CGO_ENABLED=1 CC="$MINGW_CC" CXX=x86_64-w64-mingw32-g++ \
 		"$fyne" package -os windows --release --icon "$repo/assets/icon-256.png" --exe "$BUILD_NAME.exe") ||
 		die "fyne package -os windows failed"
+	restore_metadata
 	local exe
 	exe=$(find "$src" -maxdepth 1 -name '*.exe' -print -quit)
 	[[ -n $exe ]] || die "fyne package -os windows made no .exe in $src"
@@ -270,16 +281,31 @@ validate() {
 		status=1
 	fi
 
-	# The packaged binary starts, under its installed name, and its window's
-	# class is the one the desktop entry names.
+	# The installed app starts through its bin/ symlink, finds an agent beside
+	# its real binary (a stub that notes its start, unless the tarball
+	# bundles one), and its window has the class the desktop entry names.
 	if [[ -x $tmp/root/usr/bin/$EXE ]]; then
-		local wm_class
-		if wm_class=$(window_class "$tmp/root/usr/bin/$EXE" "$tmp/home"); then
-			say "the installed app started; its window's class is $wm_class"
+		local agent="$tmp/root/usr/lib/$EXE/knightcode" marker='' wm_class
+		if [[ ! -e $agent ]]; then
+			marker="$tmp/agent-started"
+			# shellcheck disable=SC2016 # $0 and $* are the stub's own
+			printf '#!/bin/sh\necho "$0 $*" >"%s"\nexec cat >/dev/null\n' "$marker" >"$agent"
+			chmod 755 "$agent"
+		fi
+		if wm_class=$(smoke_app "$tmp/root/usr/bin/$EXE" "$tmp/home" "$marker"); then
+			say "the installed app showed its window, class $wm_class"
 			[[ $wm_class == "$WM_CLASS" ]] || {
 				say "FAIL: StartupWMClass is $WM_CLASS but the window's class is $wm_class: change WM_CLASS in scripts/package.sh"
 				status=1
 			}
+			if [[ -n $marker ]]; then
+				if [[ -s $marker ]]; then
+					say "it started the agent beside it: $(cat "$marker")"
+				else
+					say "FAIL: the app did not start the agent in usr/lib/$EXE"
+					status=1
+				fi
+			fi
 		else
 			say "FAIL: the installed app did not show a window"
 			status=1
@@ -293,7 +319,7 @@ validate() {
 		say "FAIL: not a PE32+ x86-64 GUI executable"
 		status=1
 	}
-	go run ./packaging/windows/pecheck -version "$version" "$windows_exe" || status=1
+	go run ./packaging/windows/pecheck -version "$version.$build" "$windows_exe" || status=1
 
 	if ((status == 0)); then
 		say "validate: ok"
@@ -303,14 +329,15 @@ validate() {
 	return "$status"
 }
 
-# Starts the app at $1 with HOME=$2 and no agent to find, waits for its main
-# window and prints that window's X11 class. Uses DISPLAY when there is one
-# (test.sh's Xvfb), else a private Xvfb through xvfb-run.
-window_class() {
-	local bin=$1 home=$2
+# Starts the app at $1 with HOME=$2 and a PATH without agents, waits for its
+# main window (and for the file $3 to appear, when given) and prints the
+# window's X11 class. Uses DISPLAY when there is one (test.sh's Xvfb), else a
+# private Xvfb through xvfb-run.
+smoke_app() {
+	local bin=$1 home=$2 marker=${3:-}
 	if [[ -z ${DISPLAY:-} ]]; then
 		need_tool xvfb-run xvfb
-		xvfb-run -a -s '-screen 0 1280x800x24' "$0" window-class "$bin" "$home"
+		xvfb-run -a -s '-screen 0 1280x800x24' "$0" smoke-app "$bin" "$home" "$marker"
 		return
 	fi
 	need_tool xdotool xdotool
@@ -319,10 +346,10 @@ window_class() {
 	HOME=$home PATH=/usr/bin:/bin "$bin" >"$home/app.log" 2>&1 &
 	local pid=$! w='' class='' i
 	for ((i = 0; i < 60; i++)); do
-		# The main window is the one with a title; fyne's hidden helper
-		# window is named after the executable.
-		w=$(xdotool search --pid "$pid" --name '^KnightCode' 2>/dev/null | head -n 1) || true
-		[[ -n $w ]] && break
+		# The main window; fyne's helper window, named after the executable,
+		# is never mapped.
+		[[ -n $w ]] || w=$(xdotool search --onlyvisible --pid "$pid" 2>/dev/null | head -n 1) || true
+		[[ -n $w && (-z $marker || -s $marker) ]] && break
 		kill -0 "$pid" 2>/dev/null || break
 		sleep 0.5
 	done
@@ -349,26 +376,41 @@ icons() {
 	done
 }
 
-case ${1:-all} in
-linux | windows | all)
+# Subcommands run in the order given; none means all.
+(($# > 0)) || set -- all
+for cmd in "$@"; do
+	case $cmd in
+	linux | windows | validate | all | icons) ;;
+	smoke-app) break ;;
+	*)
+		sed -n '2,12s/^# \{0,1\}//p' "$0" >&2
+		exit 2
+		;;
+	esac
+done
+
+case " $* " in
+*" linux "* | *" windows "* | *" all "*)
 	# The C toolchain and libraries a Fyne build needs (idempotent, one line).
 	"$repo/scripts/setup-system.sh"
 	;;
 esac
 
-case ${1:-all} in
-linux) timed "linux package" build_linux ;;
-windows) timed "windows package" build_windows ;;
-validate) timed validate validate ;;
-icons) icons ;;
-window-class) window_class "$2" "$3" ;;
-all)
-	timed "linux package" build_linux
-	timed "windows package" build_windows
-	timed validate validate
-	;;
-*)
-	sed -n '2,12s/^# \{0,1\}//p' "$0" >&2
-	exit 2
-	;;
-esac
+if [[ $1 == smoke-app ]]; then
+	smoke_app "$2" "$3" "${4:-}"
+	exit
+fi
+
+for cmd in "$@"; do
+	case $cmd in
+	linux) timed "linux package" build_linux ;;
+	windows) timed "windows package" build_windows ;;
+	validate) timed validate validate ;;
+	icons) icons ;;
+	all)
+		timed "linux package" build_linux
+		timed "windows package" build_windows
+		timed validate validate
+		;;
+	esac
+done

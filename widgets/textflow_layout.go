@@ -37,7 +37,8 @@ type spaceRun struct {
 // once; pieces of the same span on a line become one canvas object.
 type flowBuilder struct {
 	th          fyne.Theme
-	maxW        float32 // 0 or less: never wrap
+	appTh       fyne.Theme // for measuring text
+	maxW        float32    // 0 or less: never wrap
 	align       fyne.TextAlign
 	links       *linkOpener
 	measureOnly bool
@@ -50,14 +51,16 @@ type flowBuilder struct {
 	objects []fyne.CanvasObject
 	line    []flowPiece
 	space   *spaceRun
-	x, y    float32
-	lines   int
-	widest  float32
+	// spaceBuf holds what space points at, to spare an allocation a word.
+	spaceBuf spaceRun
+	x, y     float32
+	lines    int
+	widest   float32
 }
 
 func newFlowBuilder(th fyne.Theme, maxW float32, align fyne.TextAlign, links *linkOpener, measureOnly bool) *flowBuilder {
 	return &flowBuilder{
-		th: th, maxW: maxW, align: align, links: links, measureOnly: measureOnly,
+		th: th, appTh: appTheme(), maxW: maxW, align: align, links: links, measureOnly: measureOnly,
 		baseSize: th.Size(theme.SizeNameText),
 		codePad:  th.Size(theme.SizeNamePadding) - 1,
 		lineGap:  th.Size(theme.SizeNameLineSpacing) / 2,
@@ -107,8 +110,9 @@ func (b *flowBuilder) add(s *inlineSpan) {
 				j++
 			}
 			if len(b.line) > 0 {
-				w := fyne.MeasureText(text[i:j], m.size, s.style).Width
-				b.space = &spaceRun{span: s, start: i, end: j, w: w}
+				w := measureWord(b.appTh, text[i:j], m.size, s.style)
+				b.spaceBuf = spaceRun{span: s, start: i, end: j, w: w}
+				b.space = &b.spaceBuf
 			}
 			i = j
 		default:
@@ -124,7 +128,7 @@ func (b *flowBuilder) add(s *inlineSpan) {
 
 // word places text[start:end] of s, wrapping before it when it does not fit.
 func (b *flowBuilder) word(s *inlineSpan, m *fontMetric, start, end int) {
-	w := fyne.MeasureText(s.text[start:end], m.size, s.style).Width
+	w := measureWord(b.appTh, s.text[start:end], m.size, s.style)
 	if b.maxW > 0 && len(b.line) > 0 && b.rightEdgeWith(s, start, w) > b.maxW {
 		b.space = nil
 		b.flushLine(m)
