@@ -1,0 +1,21 @@
+package widgets
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+)
+
+// BenchmarkTextFlowRelayout lays a 4 KB paragraph out again, as each
+// streamed update does for the growing last paragraph of a reply.
+func BenchmarkTextFlowRelayout(b *testing.B) {
+	newMDTestApp(b)
+	text := strings.Repeat("The handler in pkg/handler.go reads the request, checks the session token and writes a reply. ", 44)
+	f := newPlainFlow(text, fyne.TextStyle{}, "", "")
+	b.ResetTimer()
+	for range b.N {
+		f.setSpans(f.spans)
+		f.layoutAt(720)
+	}
+}
