@@ -18,6 +18,9 @@ packages=(
 	# reading a screenshot (OCR), a GTK drag source for real drag-and-drop,
 	# and watching which sockets the app opens
 	tesseract-ocr python3-gi gir1.2-gtk-3.0 strace
+	# packages: Windows cross-build, desktop entry and AppStream checks, file
+	# types, the tarball's xz, icon renders compared with icon.svg
+	gcc-mingw-w64-x86-64 desktop-file-utils appstream file xz-utils librsvg2-bin
 )
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -146,6 +146,9 @@ step build go build -tags "$TAGS" -o "$repo/.cache/bin/knightcode-desktop" .
 step xvfb start_xvfb
 step tests go_test
 step race race_test
+# Linux tarball and Windows .exe into dist/, then desktop entry, metainfo,
+# install, app start and .exe checks.
+step package "$repo/scripts/package.sh" all
 
 for target in $FUZZ_TARGETS; do
 	pkg=${target%%:*}
