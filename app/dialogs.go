@@ -186,38 +186,35 @@ func (q *dialogQueue) build(d *openDialog) dialog.Dialog {
 		dlg.Resize(fyne.NewSize(440, 160+float32(len(req.Options))*36))
 		return dlg
 	case rpcconn.UIEditor:
-		entry := newEscEntry(true, func() { q.answer(d, rpcconn.AnswerCancelled()) })
-		entry.SetText(req.Prefill)
-		d.focus = entry
-		entry.SetMinRowsVisible(10)
-		content.Add(entry)
-		content.Add(d.countdownLabel)
-		dlg := dialog.NewCustomConfirm(title, "Save", "Cancel", content, func(ok bool) {
-			if ok {
-				q.answer(d, rpcconn.AnswerValue(entry.Text))
-			} else {
-				q.answer(d, rpcconn.AnswerCancelled())
-			}
-		}, q.parent)
+		dlg := q.textDialog(d, title, "Save", true, content)
 		dlg.Resize(fyne.NewSize(560, 420))
 		return dlg
 	default: // input
-		entry := newEscEntry(false, func() { q.answer(d, rpcconn.AnswerCancelled()) })
-		entry.SetPlaceHolder(plain(req.Placeholder))
-		entry.SetText(req.Prefill)
-		d.focus = entry
-		content.Add(entry)
-		content.Add(d.countdownLabel)
-		dlg := dialog.NewCustomConfirm(title, "OK", "Cancel", content, func(ok bool) {
-			if ok {
-				q.answer(d, rpcconn.AnswerValue(entry.Text))
-			} else {
-				q.answer(d, rpcconn.AnswerCancelled())
-			}
-		}, q.parent)
-		entry.OnSubmitted = func(string) { q.answer(d, rpcconn.AnswerValue(entry.Text)) }
-		return dlg
+		return q.textDialog(d, title, "OK", false, content)
 	}
+}
+
+// textDialog asks for text: one line (input) or many (editor), answered
+// with its value or cancelled.
+func (q *dialogQueue) textDialog(d *openDialog, title, okLabel string, multiLine bool, content *fyne.Container) dialog.Dialog {
+	entry := newEscEntry(multiLine, func() { q.answer(d, rpcconn.AnswerCancelled()) })
+	entry.SetPlaceHolder(plain(d.req.Placeholder))
+	entry.SetText(d.req.Prefill)
+	if multiLine {
+		entry.SetMinRowsVisible(10)
+	} else {
+		entry.OnSubmitted = func(string) { q.answer(d, rpcconn.AnswerValue(entry.Text)) }
+	}
+	d.focus = entry
+	content.Add(entry)
+	content.Add(d.countdownLabel)
+	return dialog.NewCustomConfirm(title, okLabel, "Cancel", content, func(ok bool) {
+		if ok {
+			q.answer(d, rpcconn.AnswerValue(entry.Text))
+		} else {
+			q.answer(d, rpcconn.AnswerCancelled())
+		}
+	}, q.parent)
 }
 
 // countdown shows the time left and closes the dialog when the agent's
