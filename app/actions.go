@@ -63,7 +63,7 @@ func (w *Window) actionFork() {
 		ctx, cancel := contextWithTimeout(callTimeout)
 		defer cancel()
 		msgs, err := w.controller.ForkMessages(ctx)
-		fyne.Do(func() {
+		uiDo(func() {
 			if err != nil {
 				dialog.ShowError(err, w.win)
 				return
@@ -100,7 +100,7 @@ func (w *Window) actionExport() {
 	}
 	go func() {
 		path, err := native.File().Title("Export session as HTML").Filter("HTML", "html").SetStartFile(name).Save()
-		fyne.Do(func() {
+		uiDo(func() {
 			switch {
 			case err == nil:
 				w.export(path)
@@ -125,7 +125,7 @@ func (w *Window) export(path string) {
 		path += ".html"
 	}
 	w.controller.ExportHTML(path, func(written string) {
-		fyne.Do(func() {
+		uiDo(func() {
 			dialog.ShowConfirm("Exported", "Saved to "+written+".\nOpen it now?", func(open bool) {
 				if open {
 					w.openPath(written)
@@ -140,7 +140,7 @@ func (w *Window) actionCopyLastAnswer() {
 		return
 	}
 	w.controller.LastAnswer(func(text string) {
-		fyne.Do(func() {
+		uiDo(func() {
 			w.app.Clipboard().SetContent(text)
 			w.toast("Last answer copied", widgets.NoticeInfo)
 		})

@@ -44,7 +44,7 @@ func (w *Window) attachFiles(paths []string) {
 			if errors.As(err, &ae) && (ae.Problem == AttachNotImage || ae.Problem == AttachFolder) {
 				notImages = append(notImages, paths[i])
 			}
-			fyne.Do(func() {
+			uiDo(func() {
 				slot := slots[i]
 				slot.loading, slot.att, slot.err = false, a, err
 				if errors.As(err, &ae) && (ae.Problem == AttachNotImage || ae.Problem == AttachFolder) {
@@ -58,7 +58,7 @@ func (w *Window) attachFiles(paths []string) {
 			})
 		})
 		if len(notImages) > 0 {
-			fyne.Do(func() { w.offerPaths(notImages) })
+			uiDo(func() { w.offerPaths(notImages) })
 		}
 	}()
 }
@@ -145,7 +145,7 @@ func (w *Window) readyImages() (ids []string, images []rpcconn.Image, loading bo
 func (w *Window) actionAttach() {
 	go func() {
 		path, err := native.File().Title("Attach images").Filter("Images", "png", "jpg", "jpeg", "gif", "webp").Load()
-		fyne.Do(func() {
+		uiDo(func() {
 			switch {
 			case err == nil:
 				w.attachFiles([]string{path})
@@ -177,7 +177,7 @@ func (w *Window) pasteImage() bool {
 	w.showAttachments()
 	go func() {
 		a, err := DecodeAttachment("pasted image", data)
-		fyne.Do(func() {
+		uiDo(func() {
 			slot.loading, slot.att, slot.err = false, a, err
 			w.showAttachments()
 		})

@@ -17,6 +17,7 @@ type answered struct {
 }
 
 func newTestQueue(t *testing.T) (*dialogQueue, *[]answered, fyne.Window) {
+	serializeUI(t)
 	test.NewTempApp(t)
 	w := test.NewTempWindow(t, widget.NewLabel("behind"))
 	w.Resize(fyne.NewSize(800, 600))
@@ -92,15 +93,21 @@ func TestDialogInputAndEditor(t *testing.T) {
 
 func TestDialogTimeoutSendsNothing(t *testing.T) {
 	q, got, _ := newTestQueue(t)
-	q.Add(&rpcconn.ExtensionUIRequest{ID: "t", Method: rpcconn.UIConfirm, Title: "Quick", TimeoutMs: 300})
+	onUI(func() { q.Add(&rpcconn.ExtensionUIRequest{ID: "t", Method: rpcconn.UIConfirm, Title: "Quick", TimeoutMs: 300}) })
+	open := func() (o bool) {
+		onUI(func() { o = q.Open() })
+		return o
+	}
 	deadline := time.Now().Add(5 * time.Second)
-	for q.Open() && time.Now().Before(deadline) {
+	for open() && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}
-	if q.Open() {
+	if open() {
 		t.Fatal("dialog still open after its timeout")
 	}
-	if len(*got) != 0 {
+	var n int
+	onUI(func() { n = len(*got) })
+	if n != 0 {
 		t.Fatalf("sent %+v after the agent's timeout", *got)
 	}
 }

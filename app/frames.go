@@ -3,8 +3,6 @@ package app
 import (
 	"sync"
 	"time"
-
-	"fyne.io/fyne/v2"
 )
 
 // frameInterval caps redraws at about 60 per second.
@@ -54,7 +52,7 @@ func (f *frames) loop() {
 			}
 		}
 		last = time.Now()
-		fyne.DoAndWait(f.draw)
+		uiDoAndWait(f.draw)
 	}
 }
 

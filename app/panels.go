@@ -24,7 +24,7 @@ func (w *Window) actionBrowse() {
 			ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 			defer cancel()
 			infos, _, err := w.controller.Sessions(ctx, all)
-			fyne.Do(func() {
+			uiDo(func() {
 				if err != nil {
 					dialog.ShowError(err, w.win)
 					return
@@ -97,7 +97,7 @@ func (w *Window) refreshTree(ot *openTree) {
 		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 		defer cancel()
 		roots, leaf, err := w.controller.Tree(ctx)
-		fyne.Do(func() {
+		uiDo(func() {
 			if err != nil {
 				dialog.ShowError(err, w.win)
 				return
@@ -130,7 +130,7 @@ func (w *Window) followTree() {
 		if err != nil || len(entries) == 0 {
 			return
 		}
-		fyne.Do(func() {
+		uiDo(func() {
 			if w.tree != ot {
 				return
 			}
@@ -248,7 +248,7 @@ func (w *Window) loadCommands() {
 			}
 			items[i] = widgets.PaletteItem{ID: "cmd:" + c.Name, Title: "/" + c.Name, Detail: detail, Source: c.Source}
 		}
-		fyne.Do(func() {
+		uiDo(func() {
 			w.commands = items
 			w.slash.SetCommands(items)
 		})

@@ -6,7 +6,6 @@ import (
 	"os/signal"
 	"syscall"
 
-	"fyne.io/fyne/v2"
 	fyneapp "fyne.io/fyne/v2/app"
 
 	"knightcode.ai/desktop/assets"
@@ -35,7 +34,7 @@ func Run(args []string) int {
 	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
 	go func() {
 		if _, ok := <-signals; ok {
-			fyne.Do(w.Quit)
+			uiDo(w.Quit)
 		}
 	}()
 	trace.Mark("show")

@@ -2,8 +2,6 @@ package app
 
 import (
 	"time"
-
-	"fyne.io/fyne/v2"
 )
 
 // tickOnUI runs f on the UI goroutine every interval until the returned
@@ -18,7 +16,7 @@ func tickOnUI(interval time.Duration, f func()) (stop func()) {
 			case <-done:
 				return
 			case <-ticker.C:
-				fyne.Do(f)
+				uiDo(f)
 			}
 		}
 	}()

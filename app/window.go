@@ -215,7 +215,7 @@ func (w *Window) connect() {
 	}
 	args := append(append([]string(nil), w.settings.AgentArgs...), w.flags.AgentArgs...)
 	w.controller = NewController(w.session, w, rpcconn.Options{Path: found.Path, Args: args, Dir: dir})
-	w.controller.onReady = func() { fyne.Do(w.loadCommands) }
+	w.controller.onReady = func() { uiDo(w.loadCommands) }
 	w.controller.Start()
 }
 
@@ -247,7 +247,7 @@ func (w *Window) submit(text string, mode widgets.SubmitMode) {
 		w.prompt.Editor.Clear()
 		w.draftRestore.Hide()
 		w.controller.Send(text, images, mode == widgets.SubmitFollowUp, func() {
-			fyne.Do(func() {
+			uiDo(func() {
 				for _, id := range ids {
 					w.removeImage(id)
 				}
@@ -314,7 +314,7 @@ func (w *Window) quit() {
 			// Once Fyne's loop has ended, fyne.Do would run Quit here, on
 			// a goroutine, after the graphics library is gone.
 			if !w.loopEnded.Load() {
-				fyne.Do(w.app.Quit)
+				uiDo(w.app.Quit)
 			}
 		}()
 		return
@@ -327,7 +327,7 @@ func (w *Window) Invalidate() { w.frames.Invalidate() }
 
 // ConnectFailed implements UI.
 func (w *Window) ConnectFailed(err error) {
-	fyne.Do(func() {
+	uiDo(func() {
 		w.banner.SetMessage("The agent could not be started", err.Error(), widgets.NoticeError)
 		w.banner.Show()
 	})
@@ -335,15 +335,15 @@ func (w *Window) ConnectFailed(err error) {
 
 // ShowDialog implements UI.
 func (w *Window) ShowDialog(req *rpcconn.ExtensionUIRequest) {
-	fyne.Do(func() { w.dialogs.Add(req) })
+	uiDo(func() { w.dialogs.Add(req) })
 }
 
 // CloseDialogs implements UI.
-func (w *Window) CloseDialogs() { fyne.Do(w.dialogs.CloseAll) }
+func (w *Window) CloseDialogs() { uiDo(w.dialogs.CloseAll) }
 
 // SetEditorText implements UI. A draft it replaces can be restored.
 func (w *Window) SetEditorText(text string) {
-	fyne.Do(func() {
+	uiDo(func() {
 		if old := w.prompt.Editor.Text(); strings.TrimSpace(old) != "" && old != text {
 			w.draftRestore.ShowFor(old)
 		}
@@ -355,7 +355,7 @@ func (w *Window) SetEditorText(text string) {
 // Notify implements UI: a toast, kept in the history, and a desktop
 // notification when the window is not in front.
 func (w *Window) Notify(n widgets.Notice) {
-	fyne.Do(func() {
+	uiDo(func() {
 		w.toasts.ShowNotice(n)
 		if n.Source == "extension_error" {
 			w.extErrors = append(w.extErrors, n)
@@ -368,7 +368,7 @@ func (w *Window) Notify(n widgets.Notice) {
 
 // Settled implements UI.
 func (w *Window) Settled() {
-	fyne.Do(func() {
+	uiDo(func() {
 		w.followTree()
 		if len(w.commands) == 0 {
 			w.loadCommands()
@@ -378,7 +378,7 @@ func (w *Window) Settled() {
 
 // RestoreDraft implements UI: the text goes below whatever is being typed.
 func (w *Window) RestoreDraft(text string) {
-	fyne.Do(func() {
+	uiDo(func() {
 		e := w.prompt.Editor
 		if cur := strings.TrimRight(e.Text(), "\n"); cur != "" {
 			text = cur + "\n\n" + text

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -25,18 +26,40 @@ import (
 // line the window sent to the agent.
 func openTestWindow(t *testing.T, agentArgs ...string) (*Window, string) {
 	t.Helper()
+	serializeUI(t)
 	a := test.NewTempApp(t)
 	t.Setenv(rpctest.EnvChild, "1")
 	path, _ := rpctest.Command()
 	log := filepath.Join(t.TempDir(), "agent-stdin.log")
-	w := NewWindow(a, Flags{Agent: path, Dir: t.TempDir(), AgentArgs: append([]string{"--fake-log=" + log}, agentArgs...)})
-	w.win.Resize(fyne.NewSize(1100, 760))
+	var w *Window
+	onUI(func() {
+		w = NewWindow(a, Flags{Agent: path, Dir: t.TempDir(), AgentArgs: append([]string{"--fake-log=" + log}, agentArgs...)})
+		w.win.Resize(fyne.NewSize(1100, 760))
+	})
 	t.Cleanup(func() {
 		w.shutdown()
-		w.win.Close()
+		onUI(w.win.Close)
 	})
 	eventually(t, "connected", func() bool { return w.session.View(nil).Conn == ConnReady && len(w.session.Models()) > 0 })
 	return w, log
+}
+
+// uiLock stands in for the UI goroutine: the test driver runs fyne.Do work
+// on whichever goroutine asks, so the window's goroutines and the test take
+// turns through it.
+var uiLock sync.Mutex
+
+func serializeUI(t *testing.T) {
+	do, doAndWait := uiDo, uiDoAndWait
+	uiDo, uiDoAndWait = onUI, onUI
+	t.Cleanup(func() { uiDo, uiDoAndWait = do, doAndWait })
+}
+
+// onUI runs f as the UI goroutine would; f must not wait for uiDo itself.
+func onUI(f func()) {
+	uiLock.Lock()
+	defer uiLock.Unlock()
+	f()
 }
 
 // sent returns the records the window sent to the agent.
@@ -68,13 +91,24 @@ func sentOfType(t *testing.T, log, typ string) []map[string]any {
 }
 
 func typeAndSend(w *Window, text string) {
-	test.Type(w.prompt.Editor, text)
-	w.prompt.Editor.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	onUI(func() {
+		test.Type(w.prompt.Editor, text)
+		w.prompt.Editor.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	})
+}
+
+// drawn draws the session's latest state and returns it.
+func drawn(w *Window) View {
+	var v View
+	onUI(func() {
+		w.draw()
+		v = w.drawn
+	})
+	return v
 }
 
 func settledReply(w *Window) bool {
-	w.draw()
-	v := w.drawn
+	v := drawn(w)
 	if v.Running || len(v.Items) == 0 {
 		return false
 	}
@@ -84,7 +118,9 @@ func settledReply(w *Window) bool {
 
 func TestWindowChatRoundTrip(t *testing.T) {
 	w, log := openTestWindow(t)
-	if w.win.Canvas().Focused() != w.prompt.Editor {
+	var focused fyne.Focusable
+	onUI(func() { focused = w.win.Canvas().Focused() })
+	if focused != w.prompt.Editor {
 		t.Fatal("the editor does not have the focus at start")
 	}
 	typeAndSend(w, "hello [[markdown]]")
@@ -93,52 +129,68 @@ func TestWindowChatRoundTrip(t *testing.T) {
 	if len(prompts) != 1 || prompts[0]["message"] != "hello [[markdown]]" {
 		t.Fatalf("prompts sent %v", prompts)
 	}
-	if w.prompt.Editor.Text() != "" || w.win.Canvas().Focused() != w.prompt.Editor {
-		t.Fatalf("after send: draft %q, focus %v", w.prompt.Editor.Text(), w.win.Canvas().Focused())
+	var draft string
+	onUI(func() { draft, focused = w.prompt.Editor.Text(), w.win.Canvas().Focused() })
+	if draft != "" || focused != w.prompt.Editor {
+		t.Fatalf("after send: draft %q, focus %v", draft, focused)
 	}
-	reply := w.drawn.Items[len(w.drawn.Items)-1]
+	v := drawn(w)
+	reply := v.Items[len(v.Items)-1]
 	if !strings.Contains(reply.Blocks[len(reply.Blocks)-1].Text, "# ") {
 		t.Fatalf("reply %+v", reply)
 	}
-	if w.drawn.Status.TokensIn == 0 {
-		eventually(t, "stats", func() bool { w.draw(); return w.drawn.Status.TokensIn > 0 })
-	}
+	eventually(t, "stats", func() bool { return drawn(w).Status.TokensIn > 0 })
 }
 
 func TestWindowFireAndForgetRequests(t *testing.T) {
 	w, _ := openTestWindow(t)
 	typeAndSend(w, "[[ext:status]] [[ext:widget]] [[ext:title]] [[ext:notify:warning]] [[ext:editor-text]] [[ext-error]]")
 	eventually(t, "reply", func() bool { return settledReply(w) })
-	eventually(t, "editor text from the extension", func() bool { return w.prompt.Editor.Text() != "" })
-	if w.draftRestore.Visible() {
+	editorText := func() (text string) {
+		onUI(func() { text = w.prompt.Editor.Text() })
+		return text
+	}
+	eventually(t, "editor text from the extension", func() bool { return editorText() != "" })
+	var restoreVisible bool
+	var previous string
+	onUI(func() { restoreVisible = w.draftRestore.Visible() })
+	if restoreVisible {
 		t.Fatal("offered to restore an empty draft")
 	}
 	// A draft the user typed, replaced by the next set_editor_text.
-	w.prompt.Editor.SetText("my draft")
+	onUI(func() { w.prompt.Editor.SetText("my draft") })
 	w.SetEditorText("from the extension")
-	if w.prompt.Editor.Text() != "from the extension" || !w.draftRestore.Visible() || w.draftRestore.Previous() != "my draft" {
-		t.Fatalf("replaced draft not recoverable: visible=%v previous=%q", w.draftRestore.Visible(), w.draftRestore.Previous())
+	onUI(func() { restoreVisible, previous = w.draftRestore.Visible(), w.draftRestore.Previous() })
+	if editorText() != "from the extension" || !restoreVisible || previous != "my draft" {
+		t.Fatalf("replaced draft not recoverable: visible=%v previous=%q", restoreVisible, previous)
 	}
-	w.draftRestore.OnRestore()
-	if w.prompt.Editor.Text() != "my draft" {
-		t.Fatalf("restore gave %q", w.prompt.Editor.Text())
+	onUI(w.draftRestore.OnRestore)
+	if got := editorText(); got != "my draft" {
+		t.Fatalf("restore gave %q", got)
 	}
-	w.draw()
-	if title := w.win.Title(); !strings.Contains(title, "KnightCode") || title == appTitle {
+	v := drawn(w)
+	var title string
+	var blocks int
+	onUI(func() { title, blocks = w.win.Title(), len(w.above.Keys())+len(w.below.Keys()) })
+	if !strings.Contains(title, "KnightCode") || title == appTitle {
 		t.Fatalf("title %q", title)
 	}
-	if len(w.above.Keys())+len(w.below.Keys()) == 0 {
+	if blocks == 0 {
 		t.Fatal("no extension widget block")
 	}
-	if len(w.drawn.Status.Extension) == 0 {
+	if len(v.Status.Extension) == 0 {
 		t.Fatal("no extension status")
 	}
 	eventually(t, "notification and error popped up", func() bool {
 		levels := map[widgets.NoticeLevel]bool{}
-		for _, n := range w.toasts.History() {
-			levels[n.Level] = true
-		}
-		return levels[widgets.NoticeWarning] && levels[widgets.NoticeError] && len(w.extErrors) == 1
+		var errs int
+		onUI(func() {
+			for _, n := range w.toasts.History() {
+				levels[n.Level] = true
+			}
+			errs = len(w.extErrors)
+		})
+		return levels[widgets.NoticeWarning] && levels[widgets.NoticeError] && errs == 1
 	})
 }
 
@@ -168,13 +220,12 @@ func TestWindowDroppedImagesAreSent(t *testing.T) {
 	os.WriteFile(notes, []byte("plain text, not an image"), 0o644)
 
 	// The test driver delivers no drops: call the handler as the window would.
-	w.onDropped(fyne.NewPos(10, 10), []fyne.URI{storage.NewFileURI(pngPath), storage.NewFileURI(notes)})
-	eventually(t, "image loaded", func() bool {
-		_, imgs, loading := w.readyImages()
-		return !loading && len(imgs) == 1
+	onUI(func() {
+		w.onDropped(fyne.NewPos(10, 10), []fyne.URI{storage.NewFileURI(pngPath), storage.NewFileURI(notes)})
 	})
-	eventually(t, "offer to insert the text file's path", func() bool { return len(w.win.Canvas().Overlays().List()) > 0 })
-	w.win.Canvas().Overlays().Top().Hide()
+	eventually(t, "image loaded", func() bool { return readyCount(w) == 1 })
+	eventually(t, "offer to insert the text file's path", func() bool { return overlays(w) > 0 })
+	onUI(func() { w.win.Canvas().Overlays().Top().Hide() })
 
 	typeAndSend(w, "what is in this picture?")
 	eventually(t, "reply", func() bool { return settledReply(w) })
@@ -187,8 +238,13 @@ func TestWindowDroppedImagesAreSent(t *testing.T) {
 	if img["type"] != "image" || img["mimeType"] != "image/png" || img["data"] != base64.StdEncoding.EncodeToString(data) {
 		t.Fatalf("image sent as %v/%v, %d base64 bytes", img["type"], img["mimeType"], len(img["data"].(string)))
 	}
-	eventually(t, "attachments cleared after sending", func() bool { return len(w.images) == 0 })
-	user := w.drawn.Items[len(w.drawn.Items)-2]
+	eventually(t, "attachments cleared after sending", func() bool {
+		var n int
+		onUI(func() { n = len(w.images) })
+		return n == 0
+	})
+	v := drawn(w)
+	user := v.Items[len(v.Items)-2]
 	if user.Kind != widgets.ChatUser || len(user.Images) != 1 {
 		t.Fatalf("user message in the transcript %+v", user)
 	}
@@ -208,17 +264,16 @@ func TestWindowRejectsBadFilesAndTakesTwentyAtOnce(t *testing.T) {
 	bmp := filepath.Join(dir, "old.png")
 	os.WriteFile(bmp, append([]byte("BM"), make([]byte, 64)...), 0o644)
 	uris = append(uris, storage.NewFileURI(empty), storage.NewFileURI(bmp))
-	w.onDropped(fyne.Position{}, uris)
-	eventually(t, "all loaded", func() bool {
-		_, imgs, loading := w.readyImages()
-		return !loading && len(imgs) == 20
-	})
+	onUI(func() { w.onDropped(fyne.Position{}, uris) })
+	eventually(t, "all loaded", func() bool { return readyCount(w) == 20 })
 	var errs []string
-	for _, img := range w.images {
-		if img.err != nil {
-			errs = append(errs, img.err.Error())
+	onUI(func() {
+		for _, img := range w.images {
+			if img.err != nil {
+				errs = append(errs, img.err.Error())
+			}
 		}
-	}
+	})
 	if len(errs) != 2 || !strings.Contains(strings.Join(errs, "|"), "empty") || !strings.Contains(strings.Join(errs, "|"), "BMP") {
 		t.Fatalf("rejections %q", errs)
 	}
@@ -227,19 +282,37 @@ func TestWindowRejectsBadFilesAndTakesTwentyAtOnce(t *testing.T) {
 func TestWindowWarnsBeforeImagesToTextModel(t *testing.T) {
 	w, log := openTestWindow(t)
 	w.controller.SelectModel("fake", "fast")
-	eventually(t, "text-only model", func() bool { w.draw(); return w.drawn.ModelID == "fast" })
+	eventually(t, "text-only model", func() bool { return drawn(w).ModelID == "fast" })
 	p := filepath.Join(t.TempDir(), "a.png")
 	writePNG(t, p, 16)
-	w.attachFiles([]string{p})
-	eventually(t, "loaded", func() bool { _, imgs, loading := w.readyImages(); return !loading && len(imgs) == 1 })
+	onUI(func() { w.attachFiles([]string{p}) })
+	eventually(t, "loaded", func() bool { return readyCount(w) == 1 })
 	typeAndSend(w, "look")
-	if len(w.win.Canvas().Overlays().List()) == 0 {
+	if overlays(w) == 0 {
 		t.Fatal("no warning before sending an image to a text-only model")
 	}
 	if n := len(sentOfType(t, log, "prompt")); n != 0 {
 		t.Fatalf("sent %d prompts before the user chose", n)
 	}
-	if w.prompt.Editor.Text() != "look" {
-		t.Fatalf("draft %q lost while asking", w.prompt.Editor.Text())
+	var draft string
+	onUI(func() { draft = w.prompt.Editor.Text() })
+	if draft != "look" {
+		t.Fatalf("draft %q lost while asking", draft)
 	}
+}
+
+// readyCount is how many attachments are loaded, or -1 while some load.
+func readyCount(w *Window) int {
+	n := -1
+	onUI(func() {
+		if _, imgs, loading := w.readyImages(); !loading {
+			n = len(imgs)
+		}
+	})
+	return n
+}
+
+func overlays(w *Window) (n int) {
+	onUI(func() { n = len(w.win.Canvas().Overlays().List()) })
+	return n
 }
