@@ -308,11 +308,15 @@ func (s *Session) toolEvent(ev rpcconn.Event) {
 	if i := m.itemIndex; i >= 0 && (r.Done || m.rev == 1) {
 		status := s.toolStatus(r.ToolCallID)
 		s.changeItem(i, func(it *widgets.ChatItem) {
-			for b := range it.Blocks {
-				if it.Blocks[b].ToolCallID == r.ToolCallID {
-					it.Blocks[b].ToolStatus = status
+			// A fresh slice: the last View handed to the UI still reads
+			// the old one.
+			blocks := append([]widgets.ChatBlock(nil), it.Blocks...)
+			for b := range blocks {
+				if blocks[b].ToolCallID == r.ToolCallID {
+					blocks[b].ToolStatus = status
 				}
 			}
+			it.Blocks = blocks
 		})
 	}
 }
