@@ -93,7 +93,9 @@ func TestDialogInputAndEditor(t *testing.T) {
 
 func TestDialogTimeoutSendsNothing(t *testing.T) {
 	q, got, _ := newTestQueue(t)
-	onUI(func() { q.Add(&rpcconn.ExtensionUIRequest{ID: "t", Method: rpcconn.UIConfirm, Title: "Quick", TimeoutMs: 300}) })
+	onUI(func() {
+		q.Add(&rpcconn.ExtensionUIRequest{ID: "t", Method: rpcconn.UIConfirm, Title: "Quick", TimeoutMs: 300})
+	})
 	open := func() (o bool) {
 		onUI(func() { o = q.Open() })
 		return o
