@@ -142,7 +142,7 @@ func (w *Window) actionCopyLastAnswer() {
 	w.controller.LastAnswer(func(text string) {
 		uiDo(func() {
 			w.app.Clipboard().SetContent(text)
-			w.toast("Last answer copied", widgets.NoticeInfo)
+			w.toasts.Show("Last answer copied", widgets.NoticeInfo)
 		})
 	})
 }
@@ -210,11 +210,4 @@ func (w *Window) actionAbortRetry() {
 	if w.needAgent() {
 		w.controller.AbortRetry()
 	}
-}
-
-// toast shows a short in-window message; until the toast layer exists it
-// goes into the transcript.
-func (w *Window) toast(text string, level widgets.NoticeLevel) {
-	w.session.Notice(level, text)
-	w.Invalidate()
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -88,9 +87,6 @@ func messageMeta(m rpcconn.Message) string {
 	return strings.Join(parts, " · ")
 }
 
-// contentText is a message's text blocks joined, for roles that hold text.
-func contentText(m rpcconn.Message) string { return m.Content.Text() }
-
 func modelChoices(models []rpcconn.Model) []widgets.ModelChoice {
 	out := make([]widgets.ModelChoice, len(models))
 	for i, m := range models {
@@ -111,13 +107,4 @@ func formatTokens(n int) string {
 		return fmt.Sprintf("%.1fk", float64(n)/1e3)
 	}
 	return fmt.Sprint(n)
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

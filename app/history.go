@@ -1,6 +1,8 @@
 package app
 
 import (
+	"time"
+
 	"knightcode.ai/desktop/rpcconn"
 	"knightcode.ai/desktop/widgets"
 )
@@ -10,7 +12,7 @@ import (
 func (s *Session) historyItem(m rpcconn.Message) (widgets.ChatItem, bool) {
 	switch m.Role {
 	case rpcconn.RoleUser:
-		return widgets.ChatItem{Kind: widgets.ChatUser, Text: contentText(m), Images: thumbnails(m.Content), Meta: messageMeta(m)}, true
+		return widgets.ChatItem{Kind: widgets.ChatUser, Text: m.Content.Text(), Images: thumbnails(m.Content), Meta: messageMeta(m)}, true
 	case rpcconn.RoleBashExecution:
 		return widgets.ChatItem{Kind: widgets.ChatBash, Command: m.Command, Text: m.Output, ExitCode: m.ExitCode,
 			Cancelled: m.Cancelled, Truncated: m.Truncated, FullOutputPath: m.FullOutputPath, Meta: messageMeta(m)}, true
@@ -18,7 +20,7 @@ func (s *Session) historyItem(m rpcconn.Message) (widgets.ChatItem, bool) {
 		if !m.Display {
 			return widgets.ChatItem{}, false
 		}
-		return widgets.ChatItem{Kind: widgets.ChatCustom, Text: contentText(m), Meta: m.CustomType}, true
+		return widgets.ChatItem{Kind: widgets.ChatCustom, Text: m.Content.Text(), Meta: m.CustomType}, true
 	case rpcconn.RoleBranchSummary:
 		return widgets.ChatItem{Kind: widgets.ChatBranchSummary, Text: m.Summary, Meta: "Summary of another branch"}, true
 	case rpcconn.RoleCompactionSummary:
@@ -84,10 +86,10 @@ func (s *Session) historyTool(call rpcconn.ContentBlock, calledAt int64, result 
 	s.tools.Apply(&rpcconn.ToolExecutionEnd{ToolCallID: call.ID, ToolName: call.Name,
 		Result: rpcconn.ToolResult{Content: result.Content, Details: result.Details}, IsError: result.IsError})
 	if result.Timestamp > 0 {
-		m.ended = timeFromMillis(result.Timestamp)
+		m.ended = time.UnixMilli(result.Timestamp)
 		m.started = m.ended
 		if calledAt > 0 && calledAt <= result.Timestamp {
-			m.started = timeFromMillis(calledAt)
+			m.started = time.UnixMilli(calledAt)
 		}
 	}
 	m.rev++

@@ -1,12 +1,6 @@
 package app
 
-import (
-	"time"
-
-	"knightcode.ai/desktop/rpcconn"
-)
-
-func timeFromMillis(ms int64) time.Time { return time.UnixMilli(ms) }
+import "knightcode.ai/desktop/rpcconn"
 
 // SetConn records the connection state and a detail for the status bar.
 func (s *Session) SetConn(state ConnState, detail string) {
