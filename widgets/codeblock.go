@@ -56,7 +56,7 @@ func (c *codeBlock) setCode(code string, closed bool) {
 }
 
 func (c *codeBlock) CreateRenderer() fyne.WidgetRenderer {
-	return &codeBlockRenderer{c: c}
+	return &widthRenderer{w: c}
 }
 
 func (c *codeBlock) heightAt(width float32) float32 {
@@ -225,24 +225,6 @@ func expandCodeTabs(line string, width int) string {
 	return sb.String()
 }
 
-type codeBlockRenderer struct {
-	c *codeBlock
-}
+func (c *codeBlock) invalidate() { c.valid = false }
 
-func (r *codeBlockRenderer) Layout(size fyne.Size) { r.c.layoutAt(size.Width) }
-
-func (r *codeBlockRenderer) MinSize() fyne.Size {
-	return fyne.NewSize(0, r.c.heightAt(r.c.Size().Width))
-}
-
-func (r *codeBlockRenderer) Refresh() {
-	r.c.valid = false
-	if w := r.c.Size().Width; w > 0 { // else laid out when given a size
-		r.c.layoutAt(w)
-		canvas.Refresh(r.c)
-	}
-}
-
-func (r *codeBlockRenderer) Objects() []fyne.CanvasObject { return r.c.objects }
-
-func (r *codeBlockRenderer) Destroy() {}
+func (c *codeBlock) drawn() []fyne.CanvasObject { return c.objects }

@@ -42,7 +42,7 @@ func (t *mdTable) columns() int {
 }
 
 func (t *mdTable) CreateRenderer() fyne.WidgetRenderer {
-	return &mdTableRenderer{t: t}
+	return &widthRenderer{w: t}
 }
 
 func (t *mdTable) heightAt(width float32) float32 {
@@ -167,24 +167,6 @@ func tableRule(col color.Color, x, y, w, h float32) *canvas.Rectangle {
 	return r
 }
 
-type mdTableRenderer struct {
-	t *mdTable
-}
+func (t *mdTable) invalidate() { t.valid = false }
 
-func (r *mdTableRenderer) Layout(size fyne.Size) { r.t.layoutAt(size.Width) }
-
-func (r *mdTableRenderer) MinSize() fyne.Size {
-	return fyne.NewSize(0, r.t.heightAt(r.t.Size().Width))
-}
-
-func (r *mdTableRenderer) Refresh() {
-	r.t.valid = false
-	if w := r.t.Size().Width; w > 0 { // else laid out when given a size
-		r.t.layoutAt(w)
-		canvas.Refresh(r.t)
-	}
-}
-
-func (r *mdTableRenderer) Objects() []fyne.CanvasObject { return r.t.objects }
-
-func (r *mdTableRenderer) Destroy() {}
+func (t *mdTable) drawn() []fyne.CanvasObject { return t.objects }
