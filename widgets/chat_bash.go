@@ -2,6 +2,7 @@ package widgets
 
 import (
 	"fmt"
+	"image/color"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -19,10 +20,12 @@ const bashTailLines = 200
 // the full output is).
 type bashView struct {
 	widget.BaseWidget
+	windowedParts
 	bg      *canvas.Rectangle
 	command *textFlow
 	status  *textFlow
 	copy    *copyAction
+	out     *monoBlock
 
 	output string
 	hidden int // leading output lines not drawn
@@ -30,11 +33,11 @@ type bashView struct {
 
 	valid bool
 	laidW float32
-	lines []fyne.CanvasObject
 }
 
 func newBashView() *bashView {
-	v := &bashView{bg: canvas.NewRectangle(nil)}
+	v := &bashView{bg: canvas.NewRectangle(nil), out: newMonoBlock()}
+	v.windowedParts = newWindowedParts(v.objects)
 	v.command = newTextFlow(nil, nil)
 	v.status = newTextFlow(nil, nil)
 	v.copy = newCopyAction(func() string { return "$ " + v.cmd + "\n" + v.output })
@@ -119,14 +122,14 @@ func (v *bashView) place(width float32, apply bool) float32 {
 		v.buildLines(th, inner)
 		v.laidW, v.valid = width, true
 	}
-	if len(v.lines) > 0 {
+	if len(v.out.lines) > 0 {
 		y += th.Size(theme.SizeNamePadding)
-		for _, l := range v.lines {
-			if apply {
-				l.Move(fyne.NewPos(ix+pad, y))
-			}
-			y += l.Size().Height
+		oh := v.out.heightAt(inner)
+		if apply {
+			v.out.Move(fyne.NewPos(ix+pad, y))
+			v.out.Resize(fyne.NewSize(inner, oh))
 		}
+		y += oh
 	}
 	if len(v.status.spans) > 0 {
 		y += th.Size(theme.SizeNamePadding)
@@ -145,32 +148,34 @@ func (v *bashView) place(width float32, apply bool) float32 {
 	return y + iy
 }
 
-// buildLines makes one canvas.Text per drawn output line, the last
-// bashTailLines lines after wrapping to inner.
+// buildLines wraps the output to inner and keeps its last bashTailLines
+// lines, after a note saying how many came before.
 func (v *bashView) buildLines(th fyne.Theme, inner float32) {
 	size := th.Size(theme.SizeNameText) - 1
 	mono := fyne.TextStyle{Monospace: true}
 	cell := fyne.MeasureText("M", size, mono)
 	cols := max(int(inner/cell.Width), 1)
 	fg := resolveColor(th, theme.ColorNameForeground)
-	v.lines = v.lines[:0]
-	if v.output == "" {
-		return
+	var lines []string
+	var colors []color.Color
+	if v.output != "" {
+		// Only the last bashTailLines source lines can reach the last
+		// bashTailLines wrapped lines: output of megabytes is not wrapped
+		// whole for the few lines shown.
+		tail, before := lastLines(v.output, bashTailLines)
+		wrapped := wrapCode(tail, cols)
+		v.hidden = before + max(len(wrapped)-bashTailLines, 0)
+		wrapped = wrapped[len(wrapped)-min(len(wrapped), bashTailLines):]
+		if v.hidden > 0 {
+			lines = append(lines, fmt.Sprintf("… %d earlier lines not shown (Copy copies all)", v.hidden))
+			colors = append(colors, resolveColor(th, theme.ColorNamePlaceHolder))
+		}
+		for _, l := range wrapped {
+			lines = append(lines, l)
+			colors = append(colors, fg)
+		}
 	}
-	wrapped := wrapCode(v.output, cols)
-	v.hidden = max(len(wrapped)-bashTailLines, 0)
-	if v.hidden > 0 {
-		note := fmt.Sprintf("… %d earlier lines not shown (Copy copies all)", v.hidden)
-		t := &canvas.Text{Text: note, TextSize: size, TextStyle: mono, Color: resolveColor(th, theme.ColorNamePlaceHolder)}
-		t.Resize(fyne.NewSize(inner, cell.Height))
-		v.lines = append(v.lines, t)
-		wrapped = wrapped[v.hidden:]
-	}
-	for _, l := range wrapped {
-		t := &canvas.Text{Text: l, TextSize: size, TextStyle: mono, Color: fg}
-		t.Resize(fyne.NewSize(inner, cell.Height))
-		v.lines = append(v.lines, t)
-	}
+	v.out.set(lines, colors, cell, size, inner)
 }
 
 func (v *bashView) heightAt(width float32) float32 { return v.place(width, false) }
@@ -179,6 +184,21 @@ func (v *bashView) layout(size fyne.Size) { v.place(size.Width, true) }
 
 func (v *bashView) objects() []fyne.CanvasObject {
 	objs := []fyne.CanvasObject{v.bg, v.command, v.copy}
-	objs = append(objs, v.lines...)
+	if len(v.out.lines) > 0 {
+		objs = append(objs, v.out)
+	}
 	return append(objs, v.status)
+}
+
+// lastLines returns the last n lines of s and how many lines come before.
+func lastLines(s string, n int) (tail string, before int) {
+	cut := len(s)
+	for i := 0; i < n; i++ {
+		j := strings.LastIndexByte(s[:cut], '\n')
+		if j < 0 {
+			return s, 0
+		}
+		cut = j
+	}
+	return s[cut+1:], strings.Count(s[:cut], "\n") + 1
 }

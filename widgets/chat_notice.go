@@ -12,6 +12,7 @@ import (
 // exit), coloured by its level.
 type noticeView struct {
 	widget.BaseWidget
+	windowedParts
 	line  *noteLine
 	copy  *copyAction
 	text  string
@@ -20,6 +21,7 @@ type noticeView struct {
 
 func newNoticeView() *noticeView {
 	v := &noticeView{level: -1}
+	v.windowedParts = newWindowedParts(v.objects)
 	v.copy = newCopyAction(func() string { return v.text })
 	v.ExtendBaseWidget(v)
 	return v

@@ -15,6 +15,7 @@ import (
 // ended or that it is still arriving.
 type replyView struct {
 	widget.BaseWidget
+	windowedParts
 	id   string
 	env  *chatEnv
 	meta *canvas.Text
@@ -36,6 +37,7 @@ type replyPart struct {
 
 func newReplyView(id string, env *chatEnv) *replyView {
 	v := &replyView{id: id, env: env, meta: &canvas.Text{}}
+	v.windowedParts = newWindowedParts(v.objects)
 	v.copy = newCopyAction(func() string { return v.markdown })
 	v.ExtendBaseWidget(v)
 	v.restyle()
@@ -78,7 +80,7 @@ func (v *replyView) update(it *ChatItem) {
 	v.markdown = strings.Join(md, "\n\n")
 	if v.setFooter(it) || reshaped {
 		if s := v.Size(); s.Width > 0 {
-			v.layout(s)
+			layoutSelf(v, s)
 		}
 		canvas.Refresh(v)
 	}
@@ -95,7 +97,9 @@ func (v *replyView) newPart(kind BlockKind, block int) replyPart {
 	case BlockToolCall:
 		return replyPart{kind: kind, obj: newChipRow(v.env.toolTapped)}
 	}
-	return replyPart{kind: kind, obj: NewMarkdownView()}
+	m := NewMarkdownView()
+	m.resized = func() { v.env.relayout(v.id) }
+	return replyPart{kind: kind, obj: m}
 }
 
 // setFooter shows an error, "Aborted", or that the reply is streaming,

@@ -15,6 +15,7 @@ import (
 // open), on a tinted card that sets it apart from the conversation.
 type summaryCard struct {
 	widget.BaseWidget
+	windowedParts
 	id     string
 	env    *chatEnv
 	bg     *canvas.Rectangle
@@ -29,8 +30,10 @@ type summaryCard struct {
 
 func newSummaryCard(id string, env *chatEnv) *summaryCard {
 	v := &summaryCard{id: id, env: env, bg: canvas.NewRectangle(nil)}
+	v.windowedParts = newWindowedParts(v.objects)
 	v.header = newSummaryHeader(v.toggle)
 	v.body = newTextFlow(nil, nil)
+	v.body.resized = func() { env.relayout(id) }
 	v.copy = newCopyAction(func() string { return v.text })
 	v.ExtendBaseWidget(v)
 	v.restyle()

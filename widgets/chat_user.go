@@ -21,6 +21,7 @@ const thumbMax = 160
 // its images above the text, and a Copy action beside it.
 type userView struct {
 	widget.BaseWidget
+	windowedParts
 	text   *textFlow
 	thumbs []fyne.CanvasObject
 	sizes  []fyne.Size
@@ -42,9 +43,14 @@ type userGeometry struct {
 	height       float32
 }
 
-func newUserView() *userView {
+func newUserView(id string, env *chatEnv) *userView {
 	v := &userView{bubble: canvas.NewRectangle(nil)}
+	v.windowedParts = newWindowedParts(v.objects)
 	v.text = newPlainFlow("", fyne.TextStyle{}, "", "")
+	v.text.resized = func() {
+		v.valid = false
+		env.relayout(id)
+	}
 	v.copy = newCopyAction(func() string { return v.src })
 	v.ExtendBaseWidget(v)
 	v.restyle()
@@ -133,7 +139,7 @@ func (v *userView) geometry(width float32) *userGeometry {
 	}
 	textW, textH := float32(0), float32(0)
 	if len(v.text.spans) > 0 && v.text.spans[0].text != "" {
-		textW = min(v.text.naturalWidth()+1, inner)
+		textW = min(v.text.naturalWidth(inner)+1, inner)
 		textH = v.text.heightAt(textW)
 	}
 	innerW := min(max(textW, thumbsW), inner)

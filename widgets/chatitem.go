@@ -13,6 +13,7 @@ import (
 // streaming reply re-renders only its markdown tail.
 type itemView interface {
 	selfLaying
+	windowed
 	update(it *ChatItem)
 }
 
@@ -31,15 +32,23 @@ type chatEnv struct {
 // other than replies change rarely, so they repaint whole.
 func repaintView(v selfLaying) {
 	if s := v.Size(); s.Width > 0 {
-		v.layout(s)
+		layoutSelf(v, s)
 		canvas.Refresh(v)
+	}
+}
+
+// layoutSelf places a view's parts and windows them.
+func layoutSelf(v selfLaying, size fyne.Size) {
+	v.layout(size)
+	if p, ok := v.(partsWindowing); ok {
+		p.parts().apply()
 	}
 }
 
 func newItemView(it *ChatItem, env *chatEnv) itemView {
 	switch it.Kind {
 	case ChatUser:
-		return newUserView()
+		return newUserView(it.ID, env)
 	case ChatAssistant:
 		return newReplyView(it.ID, env)
 	case ChatBash:
@@ -116,6 +125,12 @@ func (c *chatViewCache) put(v *cachedView) {
 		c.order.Remove(last)
 		delete(c.byID, last.Value.(*cachedView).id)
 	}
+}
+
+// keep makes room for at least n views: those on screen must never be
+// the ones evicted.
+func (c *chatViewCache) keep(n int) {
+	c.limit = max(c.limit, n)
 }
 
 // each visits every cached view.

@@ -3,6 +3,8 @@ package widgets
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -13,57 +15,73 @@ const maxMovedEntries = 32
 // estimateWidth stands in for the width before the view has one.
 const estimateWidth = 760
 
-// chatViewCacheSize is how many entries keep their rendered views while
-// off screen: several screens' worth, never the whole session.
+// chatViewCacheSize is how many entries keep their views (text and layout
+// numbers, no canvas objects) while off screen: several screens' worth,
+// never the whole session.
 const chatViewCacheSize = 64
+
+// followSlack is how far above the end still counts as "at the bottom".
+const followSlack = 4
 
 // ChatView shows the transcript: user prompts, replies with their
 // markdown, thinking and tool-call chips, bash runs, summaries and
 // notices.
 //
-// It is virtualised with widget.List: only entries that reach the screen
-// are rendered and measured, so a session of many thousands of entries
-// costs a screenful of widgets. An entry is redrawn only when its Revision
+// It is its own virtual list: a scroll over a content as tall as the whole
+// transcript, holding views only for the entries near the screen, and it
+// passes them the window of their rows that is on screen (window.go), so
+// a reply of thousands of lines puts objects in the tree only for the
+// lines in view. Entry heights are measured when an entry reaches the
+// screen and guessed before. An entry is redrawn only when its Revision
 // changes; a streaming reply updates in place, re-rendering its markdown
 // tail. The view follows new content while scrolled to the bottom and
-// stays put when the user has scrolled up.
+// otherwise keeps the entry at the top of the screen where it is, however
+// the heights above it change.
 type ChatView struct {
 	widget.BaseWidget
 
 	// OnToolChipTapped is called with the tool call ID of a tapped chip.
 	OnToolChipTapped func(toolCallID string)
 
-	list  *widget.List
+	scroll  *chatScroll
+	content *chatContent
+	mark    *canvas.Rectangle
+
 	items []ChatItem
-	// heights[i] is the height the list was given for entry i; 0 means
-	// none, and the list assumes chatRowEstimate.
-	heights []float32
-	views   *chatViewCache
-	env     chatEnv
-	// bound maps an entry index to the row last bound to it.
-	bound   map[int]*chatRow
-	pending map[int]float32
-	follow  bool
+	ids   map[string]int
+	rows  chatRows
+	views *chatViewCache
+	env   chatEnv
+	shown []shownEntry
+	objs  []fyne.CanvasObject
 
-	// safe counts methods in progress that tell the list pending heights
-	// before returning; binding counts list callbacks in progress.
-	safe, binding int
-	flushQueued   bool
-	measuredW     float32
-	stamp         lookStamp
+	follow bool
+	// anchor is the entry at the top of the screen and how far into it the
+	// screen starts, while not following.
+	anchorID string
+	anchorDY float64
 
-	// rowsCreated counts CreateItem calls, rowsBound rows given an entry
-	// and viewsBuilt entry views built: the cost of virtualisation.
-	rowsCreated, rowsBound, viewsBuilt int
+	placing   bool
+	measuredW float32
+	stamp     lookStamp
+
+	// viewsBuilt counts entry views built, viewsBound views put in the
+	// tree: the cost of virtualisation, for tests.
+	viewsBuilt, viewsBound int
+}
+
+type shownEntry struct {
+	index int
+	view  itemView
 }
 
 // NewChatView returns an empty transcript view.
 func NewChatView() *ChatView {
 	cv := &ChatView{
-		views:   newChatViewCache(chatViewCacheSize),
-		bound:   map[int]*chatRow{},
-		pending: map[int]float32{},
-		follow:  true,
+		views:  newChatViewCache(chatViewCacheSize),
+		ids:    map[string]int{},
+		follow: true,
+		mark:   canvas.NewRectangle(nil),
 	}
 	cv.env = chatEnv{
 		toolTapped: func(id string) {
@@ -74,107 +92,118 @@ func NewChatView() *ChatView {
 		relayout: cv.relayoutItem,
 		expanded: map[string]bool{},
 	}
-	cv.list = cv.newList()
+	cv.content = &chatContent{cv: cv}
+	cv.content.ExtendBaseWidget(cv.content)
+	cv.scroll = newChatScroll(cv.content, cv.scrolled)
 	cv.ExtendBaseWidget(cv)
 	return cv
-}
-
-func (cv *ChatView) newList() *widget.List {
-	l := widget.NewList(
-		func() int { return len(cv.items) },
-		func() fyne.CanvasObject {
-			cv.rowsCreated++
-			return newChatRow()
-		},
-		func(i widget.ListItemID, o fyne.CanvasObject) { cv.bindRow(i, o.(*chatRow)) },
-	)
-	l.HideSeparators = true
-	return l
 }
 
 // SetItems shows the whole transcript. Call it at most once per frame;
 // items may be reused by the caller afterwards.
 func (cv *ChatView) SetItems(items []ChatItem) {
-	cv.safe++
-	defer func() { cv.safe-- }()
-	if cv.list.Size().Height > 0 {
+	if cv.scroll.Size().Height > 0 && len(cv.items) > 0 {
 		cv.follow = cv.atBottom()
+		if !cv.follow {
+			cv.takeAnchor()
+		}
 	}
-	fresh := cv.replacesTranscript(items)
-	if fresh {
-		cv.items, cv.heights = cv.items[:0], cv.heights[:0]
-		cv.bound, cv.pending = map[int]*chatRow{}, map[int]float32{}
-		cv.list = cv.newList()
+	width := cv.measureWidth()
+	guess := func(i int) float32 { return estimateHeight(&items[i], width) }
+	switch {
+	case cv.prepends(items):
+		cv.prepend(items, guess)
+	case cv.replacesTranscript(items):
+		cv.items = cv.items[:0]
+		cv.dropShown()
+		cv.follow = true
+		cv.items = copyChatItems(cv.items, items)
+		cv.rows.reset(len(items), guess)
+		cv.reindex()
+	default:
+		cv.update(items, guess)
 	}
+	cv.place()
+}
 
-	oldLen := len(cv.items)
-	if cap(cv.items) < len(items) {
-		grown := make([]ChatItem, len(cv.items), len(items)+len(items)/4)
-		copy(grown, cv.items)
-		cv.items = grown
-		cv.heights = append(make([]float32, 0, cap(grown)), cv.heights...)
-	}
-	var changed, moved []int
+// update takes the next state of the transcript shown: entries changed in
+// place, added at the end or cut from it.
+func (cv *ChatView) update(items []ChatItem, guess func(int) float32) {
+	old := len(cv.items)
+	moved := false
 	for i := range items {
-		if i < len(cv.items) {
-			cur := &cv.items[i]
-			if cur.ID == items[i].ID && cur.Revision == items[i].Revision {
-				continue
-			}
-			if cur.ID != items[i].ID {
-				moved = append(moved, i)
-			}
-			copyChatItem(cur, &items[i])
+		if i >= old {
+			break
+		}
+		cur := &cv.items[i]
+		if cur.ID == items[i].ID && cur.Revision == items[i].Revision {
+			continue
+		}
+		if cur.ID != items[i].ID {
+			moved = true
+			cv.rows.set(i, guess(i), false)
 		} else {
-			cv.items = cv.items[:i+1]
-			copyChatItem(&cv.items[i], &items[i])
-			cv.heights = append(cv.heights, 0)
+			cv.rows.measured[i] = false
 		}
-		changed = append(changed, i)
+		copyChatItem(cur, &items[i])
 	}
-	if len(items) < len(cv.items) {
-		for i := len(items); i < len(cv.items); i++ {
-			delete(cv.bound, i)
-			delete(cv.pending, i)
+	if len(items) < old {
+		cv.items = cv.items[:len(items)]
+	}
+	for i := old; i < len(items); i++ {
+		cv.items = append(cv.items, ChatItem{})
+		copyChatItem(&cv.items[i], &items[i])
+	}
+	cv.rows.resize(len(items), guess)
+	if moved || len(items) < old {
+		cv.reindex()
+	} else {
+		for i := old; i < len(items); i++ {
+			cv.ids[items[i].ID] = i
 		}
-		cv.items, cv.heights = cv.items[:len(items)], cv.heights[:len(items)]
 	}
+}
 
-	width := cv.Size().Width
-	if width <= 0 {
-		width = estimateWidth
+// prepends says whether items is the transcript shown with older entries
+// put before it, as when a long session is loaded from its end.
+func (cv *ChatView) prepends(items []ChatItem) bool {
+	n, m := len(cv.items), len(items)
+	if n == 0 || m <= n {
+		return false
 	}
-	if fresh {
-		// The new list has no renderer yet, so these cost no layout.
-		for i := range cv.items {
-			cv.heights[i] = estimateHeight(&cv.items[i], width)
-			cv.list.SetItemHeight(i, cv.heights[i])
-		}
-		cv.showNewList()
-		return
-	}
-	// New entries, and entries that now sit where another was, get a
-	// guessed height until they are measured on screen.
-	for i := oldLen; i < len(cv.items); i++ {
-		cv.pending[i] = estimateHeight(&cv.items[i], width)
-	}
-	for _, i := range moved {
-		cv.pending[i] = estimateHeight(&cv.items[i], width)
-	}
-	refreshed := false
-	for _, i := range changed {
-		if row, onScreen := cv.bound[i]; onScreen {
-			cv.redraw(i, row)
-			refreshed = true
+	k := m - n
+	return items[k].ID == cv.items[0].ID && items[m-1].ID == cv.items[n-1].ID
+}
+
+// prepend keeps the rows of the entries shown, now further down.
+func (cv *ChatView) prepend(items []ChatItem, guess func(int) float32) {
+	k := len(items) - len(cv.items)
+	old, oldH, oldM := cv.items, cv.rows.h, cv.rows.measured
+	cv.items = copyChatItems(make([]ChatItem, 0, len(items)), items)
+	cv.rows.reset(len(items), guess)
+	for i := range old {
+		if old[i].ID == items[k+i].ID && old[i].Revision == items[k+i].Revision {
+			cv.rows.set(k+i, oldH[i], oldM[i])
 		}
 	}
-	if !refreshed && len(cv.items) != oldLen {
-		// Nothing on screen changed, but the list must learn its length.
-		cv.list.RefreshItem(max(len(cv.items)-1, 0))
+	for i := range cv.shown {
+		cv.shown[i].index += k
 	}
-	cv.flush()
-	if cv.follow {
-		cv.scrollToEnd()
+	cv.reindex()
+}
+
+func copyChatItems(dst, src []ChatItem) []ChatItem {
+	for i := range src {
+		dst = append(dst, ChatItem{})
+		copyChatItem(&dst[len(dst)-1], &src[i])
+	}
+	return dst
+}
+
+func (cv *ChatView) reindex() {
+	clear(cv.ids)
+	for i := range cv.items {
+		cv.ids[cv.items[i].ID] = i
 	}
 }
 
@@ -190,8 +219,7 @@ func (cv *ChatView) replacesTranscript(items []ChatItem) bool {
 	case items[0].ID != cv.items[0].ID:
 		return true
 	}
-	// Entries inserted or removed early on move everything after them;
-	// telling the list each new height would lay it out once per entry.
+	// Entries inserted or removed early on move everything after them.
 	moved := 0
 	for i := 1; i < min(len(items), len(cv.items)); i++ {
 		if items[i].ID != cv.items[i].ID {
@@ -203,63 +231,11 @@ func (cv *ChatView) replacesTranscript(items []ChatItem) bool {
 	return false
 }
 
-// showNewList swaps in a list made for a new transcript. The list gets
-// its renderer while still zero-sized and is scrolled to the end before
-// its first layout, so only the rows at the bottom are ever built.
-func (cv *ChatView) showNewList() {
-	cv.follow = true
-	cv.list.MinSize()
-	cv.list.ScrollToOffset(maxOffset)
-	cv.list.Resize(cv.Size())
-	cv.flush()
-	cv.scrollToEnd()
-	canvas.Refresh(cv)
-}
-
-// redraw brings the on-screen entry i up to date. Its view updates in
-// place and repaints only the parts that changed. The list is involved
-// only when the row's height changed or a different entry now sits at i:
-// every list refresh makes Fyne drop the textures of all visible rows.
-func (cv *ChatView) redraw(i int, row *chatRow) {
-	v := cv.viewFor(&cv.items[i])
-	w := cv.list.Size().Width
-	if row.view != v || w <= 0 {
-		cv.list.RefreshItem(i)
-		return
-	}
-	if h := rowHeight(v.heightAt(w)); h != cv.heights[i] {
-		cv.heights[i] = h
-		delete(cv.pending, i)
-		cv.list.SetItemHeight(i, h)
-	}
-}
-
 // ScrollToBottom shows the end of the transcript and follows new content
 // from then on.
 func (cv *ChatView) ScrollToBottom() {
 	cv.follow = true
-	cv.scrollToEnd()
-}
-
-// bindRow is the list's UpdateItem: it gives row the view of entry i,
-// bringing the view up to the entry's revision, and measures it.
-func (cv *ChatView) bindRow(i int, row *chatRow) {
-	if i >= len(cv.items) {
-		return
-	}
-	cv.binding++
-	defer func() { cv.binding-- }()
-	v := cv.viewFor(&cv.items[i])
-	if row.index >= 0 && cv.bound[row.index] == row {
-		delete(cv.bound, row.index)
-	}
-	if row.view == nil {
-		cv.rowsBound++
-	}
-	row.index = i
-	cv.bound[i] = row
-	row.show(v)
-	cv.measure(i, v)
+	cv.place()
 }
 
 // viewFor returns the entry's view, built or brought up to date.
@@ -284,11 +260,18 @@ func (cv *ChatView) viewFor(it *ChatItem) itemView {
 	if c.rev != it.Revision {
 		c.rev = it.Revision
 		c.view.update(it)
-		if s := c.view.Size(); s.Width > 0 {
-			c.view.layout(s)
-		}
 	}
 	return c.view
+}
+
+// relayoutItem measures again an entry whose view changed height by
+// itself: a thinking block or summary opened, "Show all", a long text's
+// next layout step.
+func (cv *ChatView) relayoutItem(id string) {
+	if i, ok := cv.ids[id]; ok {
+		cv.rows.measured[i] = false
+		cv.place()
+	}
 }
 
 func (cv *ChatView) CreateRenderer() fyne.WidgetRenderer {
@@ -299,28 +282,67 @@ type chatViewRenderer struct {
 	cv *ChatView
 }
 
-// Layout re-measures the rows on screen when the width or theme changed;
-// rows off screen are re-measured when they come back.
 func (r *chatViewRenderer) Layout(size fyne.Size) {
-	cv := r.cv
-	cv.safe++
-	defer func() { cv.safe-- }()
-	cv.list.Resize(size)
-	cv.remeasureIfRestyled()
-	cv.flush()
-	if cv.follow {
-		cv.scrollToEnd()
-	}
+	r.cv.scroll.Resize(size)
+	r.cv.place()
 }
 
-func (r *chatViewRenderer) MinSize() fyne.Size { return r.cv.list.MinSize() }
+func (r *chatViewRenderer) MinSize() fyne.Size { return r.cv.scroll.MinSize() }
 
+// Refresh is a theme change or an explicit refresh: everything shown is
+// measured again.
 func (r *chatViewRenderer) Refresh() {
-	r.Layout(r.cv.Size())
+	r.cv.place()
 }
 
 func (r *chatViewRenderer) Objects() []fyne.CanvasObject {
-	return []fyne.CanvasObject{r.cv.list}
+	return []fyne.CanvasObject{r.cv.scroll}
 }
 
 func (r *chatViewRenderer) Destroy() {}
+
+// chatScroll is the transcript's scroll; every move of its offset, by the
+// user or by clamping, goes to the chat view.
+type chatScroll struct {
+	container.Scroll
+}
+
+func newChatScroll(content fyne.CanvasObject, moved func(fyne.Position)) *chatScroll {
+	s := &chatScroll{}
+	s.Direction = container.ScrollVerticalOnly
+	s.Content = content
+	s.OnScrolled = moved
+	s.ExtendBaseWidget(s)
+	return s
+}
+
+// chatContent is the scrolled content: as tall as the transcript, holding
+// only the views placed near the screen.
+type chatContent struct {
+	widget.BaseWidget
+	cv *ChatView
+}
+
+func (c *chatContent) CreateRenderer() fyne.WidgetRenderer { return &chatContentRenderer{cv: c.cv} }
+
+type chatContentRenderer struct {
+	cv *ChatView
+}
+
+func (r *chatContentRenderer) Layout(fyne.Size) {}
+
+func (r *chatContentRenderer) MinSize() fyne.Size {
+	return fyne.NewSize(0, float32(r.cv.rows.total()))
+}
+
+// Refresh comes from the scroll's own refresh: the views are placed by
+// the chat view, and a canvas refresh here would free the textures of
+// everything on screen.
+func (r *chatContentRenderer) Refresh() {}
+
+func (r *chatContentRenderer) Objects() []fyne.CanvasObject { return r.cv.objs }
+
+func (r *chatContentRenderer) Destroy() {}
+
+// entryGap is the space between entries.
+func (cv *ChatView) entryGap() float32 { return cv.Theme().Size(theme.SizeNamePadding) }

@@ -1,6 +1,8 @@
 package widgets
 
 import (
+	"fmt"
+	"image/color"
 	"strings"
 	"unicode/utf8"
 
@@ -17,31 +19,50 @@ import (
 // scroller would be the other choice, but Fyne sends the mouse wheel to
 // the innermost scroller, so every code block would trap the wheel and the
 // transcript could not be scrolled with the pointer over code.
+//
+// Like textFlow it keeps layout numbers for every display line and objects
+// only for those in its window; past collapseLines lines it shows those
+// with "Show all", and shown whole it is laid out in steps.
 type codeBlock struct {
 	widget.BaseWidget
 	lang string
 	code string
 	copy *copyAction
+	// closed is set once the closing fence has arrived.
+	closed bool
+	// resized is called when the block changed height by itself.
+	resized func()
+
+	expanded bool
+	showAll  *miniButton
+	bg       *canvas.Rectangle
+	langText *canvas.Text
+
+	// The highlighted lines, once lexed, for the code and look they were
+	// lexed for.
+	hl       [][]codeRun
+	hlCode   string
+	hlStamp  lookStamp
+	lexing   bool
+	lexCount int // lexes started, for tests
+	inLayout bool
 
 	valid   bool
 	laidW   float32
-	laidH   float32
 	stamp   lookStamp
-	objects []fyne.CanvasObject
+	ver     uint64
+	lay     codeLayout
+	more    bool
+	pending bool
 
-	// closed is set once the closing fence has arrived.
-	closed bool
-
-	// The highlighted lines, kept while the code and the look stay the
-	// same, so a resize does not lex again.
-	hl       [][]codeRun
-	hlCode   string
-	hlClosed bool
-	hlStamp  lookStamp
+	win      rowWindow
+	shown    drawnLines
+	drawnVer uint64
+	objects  []fyne.CanvasObject
 }
 
 func newCodeBlock(lang, code string, closed bool) *codeBlock {
-	c := &codeBlock{lang: lang}
+	c := &codeBlock{lang: lang, win: everything, bg: canvas.NewRectangle(nil), langText: &canvas.Text{}}
 	c.setCode(code, closed)
 	c.copy = newCopyAction(func() string { return c.code })
 	c.ExtendBaseWidget(c)
@@ -61,7 +82,16 @@ func (c *codeBlock) CreateRenderer() fyne.WidgetRenderer {
 
 func (c *codeBlock) heightAt(width float32) float32 {
 	c.layoutAt(width)
-	return c.laidH
+	return c.height()
+}
+
+func (c *codeBlock) height() float32 {
+	l := &c.lay
+	h := l.top + float32(len(l.lines))*l.cell.Height
+	if c.more {
+		h += l.pad/2 + c.showAllButton().MinSize().Height
+	}
+	return h + l.pad
 }
 
 func (c *codeBlock) layoutAt(width float32) {
@@ -70,94 +100,334 @@ func (c *codeBlock) layoutAt(width float32) {
 	if c.valid && c.laidW == width && c.stamp == st {
 		return
 	}
+	if c.stamp != st {
+		c.shown.clear()
+	}
+	c.inLayout = true
+	c.highlight(th, st)
+	c.inLayout = false
 	pad := th.Size(theme.SizeNameInnerPadding)
 	textSize := th.Size(theme.SizeNameText) - 1
 	mono := fyne.TextStyle{Monospace: true}
-
-	bg := canvas.NewRectangle(resolveColor(th, theme.ColorNameInputBackground))
-	bg.StrokeColor = resolveColor(th, theme.ColorNameInputBorder)
-	bg.StrokeWidth = 1
-	bg.CornerRadius = th.Size(theme.SizeNameInputRadius)
-	objs := []fyne.CanvasObject{bg}
-
-	btn := c.copy.MinSize()
-	header := btn.Height
-	if c.lang != "" {
-		lang := &canvas.Text{Text: c.lang, TextSize: th.Size(theme.SizeNameCaptionText),
-			Color: resolveColor(th, theme.ColorNamePlaceHolder), TextStyle: mono}
-		ls := lang.MinSize()
-		lang.Move(fyne.NewPos(pad, (header-ls.Height)/2+2))
-		lang.Resize(ls)
-		objs = append(objs, lang)
-	}
-	c.copy.Move(fyne.NewPos(max(width-btn.Width-2, 0), 2))
-	c.copy.Resize(btn)
-	objs = append(objs, c.copy)
-
 	cell, _ := fyne.CurrentApp().Driver().RenderedTextSize("M", textSize, mono, nil)
 	cols := 0
 	if width > 0 {
 		cols = max(int((width-2*pad)/cell.Width), 1)
 	}
-	y := header + 2
-	for _, line := range c.highlighted(th, st) {
-		col := 0
-		for _, run := range line {
-			text := run.text
-			for text != "" {
-				n := utf8.RuneCountInString(text)
-				part := text
-				if cols > 0 && col+n > cols {
-					if col == cols {
-						col, y = 0, y+cell.Height
-						continue
-					}
-					part = text[:runeOffset(text, cols-col)]
-					n = cols - col
-				}
-				if run.color != nil {
-					t := &canvas.Text{Text: part, Color: run.color, TextSize: textSize,
-						TextStyle: fyne.TextStyle{Monospace: true, Italic: run.italic}}
-					t.Move(fyne.NewPos(pad+float32(col)*cell.Width, y))
-					t.Resize(fyne.NewSize(float32(n)*cell.Width, cell.Height))
-					objs = append(objs, t)
-				}
-				col += n
-				text = text[len(part):]
-			}
-		}
-		y += cell.Height
+	c.lay = codeLayout{
+		code: c.code, hl: c.usableHighlight(st), cols: cols, cell: cell, pad: pad,
+		top: c.copy.MinSize().Height + 2, fg: resolveColor(th, theme.ColorNameForeground), textSize: textSize,
 	}
-	h := y + pad
-	// The stroke straddles the edge; keep it inside so clipping parents
-	// do not cut the right and bottom borders.
-	bg.Resize(fyne.NewSize(width-1, h-1))
-
-	c.objects, c.laidH = objs, h
+	c.lay.stopAt = collapseLines
+	if c.expanded {
+		c.lay.stopAt = layoutStepLines
+	}
+	done := c.lay.run()
+	c.more = !done && !c.expanded
+	c.pending = !done && c.expanded
 	c.laidW, c.stamp, c.valid = width, st, true
+	c.ver++
+	c.placeChrome(th, width)
+	if c.pending {
+		c.scheduleStep()
+	}
 }
 
-// highlighted returns the code's coloured lines for the look in use.
-//
-// Only a block whose closing fence has arrived is highlighted; one still
-// streaming is plain. Lexing is by far the dearest part of drawing code
-// (chroma lexes about 0.1-0.5 MB/s), and redoing it for a growing block on
-// every update would cost milliseconds a frame; this way each block is
-// lexed once. It depends only on the text, so a streamed block ends up
-// exactly as one rendered in one go.
-func (c *codeBlock) highlighted(th fyne.Theme, st lookStamp) [][]codeRun {
-	if c.hl != nil && c.hlCode == c.code && c.hlClosed == c.closed && c.hlStamp == st {
+// placeChrome sizes the card, the language name and the Copy button.
+func (c *codeBlock) placeChrome(th fyne.Theme, width float32) {
+	c.bg.FillColor = resolveColor(th, theme.ColorNameInputBackground)
+	c.bg.StrokeColor = resolveColor(th, theme.ColorNameInputBorder)
+	c.bg.StrokeWidth = 1
+	c.bg.CornerRadius = th.Size(theme.SizeNameInputRadius)
+	// The stroke straddles the edge; keep it inside so clipping parents
+	// do not cut the right and bottom borders.
+	c.bg.Resize(fyne.NewSize(width-1, c.height()-1))
+	btn := c.copy.MinSize()
+	if c.lang != "" {
+		c.langText.Text = c.lang
+		c.langText.TextSize = th.Size(theme.SizeNameCaptionText)
+		c.langText.Color = resolveColor(th, theme.ColorNamePlaceHolder)
+		c.langText.TextStyle = fyne.TextStyle{Monospace: true}
+		ls := c.langText.MinSize()
+		c.langText.Move(fyne.NewPos(c.lay.pad, (btn.Height-ls.Height)/2+2))
+		c.langText.Resize(ls)
+	}
+	c.copy.Move(fyne.NewPos(max(width-btn.Width-2, 0), 2))
+	c.copy.Resize(btn)
+}
+
+func (c *codeBlock) scheduleStep() {
+	lay := c.lay.code
+	later(func() {
+		if !c.pending || c.lay.code != lay {
+			return
+		}
+		c.lay.stopAt += layoutStepLines
+		c.pending = !c.lay.run()
+		c.ver++
+		c.bg.Resize(fyne.NewSize(c.laidW-1, c.height()-1))
+		if c.pending {
+			c.scheduleStep()
+		}
+		c.grew()
+	})
+}
+
+func (c *codeBlock) grew() {
+	if c.resized != nil {
+		c.resized()
+		return
+	}
+	c.Refresh()
+}
+
+func (c *codeBlock) expand() {
+	c.expanded = true
+	c.valid = false
+	if w := c.Size().Width; w > 0 {
+		c.layoutAt(w)
+	}
+	c.grew()
+}
+
+func (c *codeBlock) showAllButton() *miniButton {
+	if c.showAll == nil {
+		c.showAll = newMiniLinkButton("Show all", c.expand)
+	}
+	return c.showAll
+}
+
+// usableHighlight is the lexed lines if they are for the code shown now.
+func (c *codeBlock) usableHighlight(st lookStamp) [][]codeRun {
+	if c.hl != nil && c.hlCode == c.code && c.hlStamp == st {
 		return c.hl
 	}
-	lang := c.lang
-	if !c.closed {
-		lang = ""
+	return nil
+}
+
+// highlight lexes the code once its closing fence has arrived, off the UI
+// goroutine: chroma lexes about 0.1-0.5 MB/s, and a block streamed in is
+// then shown plain for the moment lexing takes. One still streaming is
+// plain: lexing it again on every update would cost milliseconds a frame.
+// It depends only on the text, so a streamed block ends up exactly as one
+// rendered in one go.
+func (c *codeBlock) highlight(th fyne.Theme, st lookStamp) {
+	if !c.closed || c.lang == "" || !codeHighlighting || len(c.code) > highlightLimit || c.lexing ||
+		c.usableHighlight(st) != nil {
+		return
 	}
+	code, lang := c.code, c.lang
 	fg := resolveColor(th, theme.ColorNameForeground)
 	dark := isDark(resolveColor(th, theme.ColorNameInputBackground))
-	c.hl = highlightCode(lang, expandAllTabs(c.code), fg, dark)
-	c.hlCode, c.hlClosed, c.hlStamp = c.code, c.closed, st
-	return c.hl
+	var lines [][]codeRun
+	c.lexing = true
+	c.lexCount++
+	inBackground(func() {
+		lines = highlightCode(lang, expandAllTabs(code), fg, dark)
+	}, func() {
+		c.lexing = false
+		if c.code != code {
+			return // the block changed meanwhile; its next layout lexes
+		}
+		c.hl, c.hlCode, c.hlStamp = lines, code, st
+		c.valid = false
+		if w := c.Size().Width; w > 0 && !c.inLayout {
+			c.layoutAt(w)
+			c.draw()
+			canvas.Refresh(c)
+		}
+	})
+}
+
+// setWindow implements windowed.
+func (c *codeBlock) setWindow(top, bottom float32) {
+	w := rowWindow{top, bottom}
+	if w == c.win && c.drawnVer == c.ver {
+		return
+	}
+	c.win = w
+	c.draw()
+}
+
+// draw brings the objects in line with the layout and the window.
+func (c *codeBlock) draw() {
+	c.objects = c.objects[:0]
+	if !c.valid || c.win.empty() {
+		c.shown.clear()
+		c.drawnVer = c.ver
+		return
+	}
+	c.objects = append(c.objects, c.bg)
+	if c.lang != "" && c.win.reaches(0, c.lay.top) {
+		c.objects = append(c.objects, c.langText)
+	}
+	if c.win.reaches(0, c.lay.top) {
+		c.objects = append(c.objects, c.copy)
+	}
+	l := &c.lay
+	first := max(int((c.win.top-l.top)/l.cell.Height), 0)
+	last := min(int((c.win.bottom-l.top)/l.cell.Height)+1, len(l.lines))
+	if c.win == everything {
+		first, last = 0, len(l.lines)
+	}
+	c.shown.sync(first, max(last, first), c)
+	c.drawnVer = c.ver
+	c.objects = c.shown.appendTo(c.objects)
+	if c.more {
+		b := c.showAllButton()
+		b.label = "Show all (" + l.leftOver() + ")"
+		bs := b.MinSize()
+		y := l.top + float32(len(l.lines))*l.cell.Height + l.pad/2
+		b.Move(fyne.NewPos(l.pad-4, y))
+		b.Resize(bs)
+		if c.win.reaches(y, bs.Height) {
+			c.objects = append(c.objects, b)
+		}
+	}
+}
+
+// lineSig implements lineSource.
+func (c *codeBlock) lineSig(i int) uint64 {
+	h := newSigHash().f32(c.lay.cell.Height)
+	for _, r := range c.lay.runsOf(i) {
+		h = h.str(r.text).num(uint64(r.col)).flag(r.italic).num(colorBits(r.color))
+	}
+	return uint64(h)
+}
+
+// lineTop implements lineSource.
+func (c *codeBlock) lineTop(i int) float32 { return c.lay.top + float32(i)*c.lay.cell.Height }
+
+// buildLine implements lineSource.
+func (c *codeBlock) buildLine(i int) []fyne.CanvasObject {
+	l := &c.lay
+	y := c.lineTop(i)
+	var objs []fyne.CanvasObject
+	for _, r := range l.runsOf(i) {
+		t := &canvas.Text{Text: r.text, Color: r.color, TextSize: l.textSize,
+			TextStyle: fyne.TextStyle{Monospace: true, Italic: r.italic}}
+		t.Move(fyne.NewPos(l.pad+float32(r.col)*l.cell.Width, y))
+		t.Resize(fyne.NewSize(float32(r.n)*l.cell.Width, l.cell.Height))
+		objs = append(objs, t)
+	}
+	return objs
+}
+
+func colorBits(c color.Color) uint64 {
+	if c == nil {
+		return 0
+	}
+	r, g, b, a := c.RGBA()
+	return uint64(r>>8)<<24 | uint64(g>>8)<<16 | uint64(b>>8)<<8 | uint64(a>>8)
+}
+
+func (c *codeBlock) invalidate() { c.valid = false }
+
+func (c *codeBlock) drawn() []fyne.CanvasObject {
+	return c.objects
+}
+
+// codeLayout wraps code into display lines of cols cells: numbers and
+// substrings, no objects. It goes through the code line by line and can
+// stop after stopAt display lines and go on later.
+type codeLayout struct {
+	code     string
+	hl       [][]codeRun // nil: plain
+	cols     int
+	cell     fyne.Size
+	pad, top float32
+	fg       color.Color
+	textSize float32
+
+	stopAt int
+	pos    int // byte offset of the next source line (plain)
+	hlLine int // index of the next highlighted line
+	lines  []codeLine
+	runs   []codePiece
+}
+
+type codeLine struct{ r0, r1 int32 }
+
+// codePiece is a run of one colour on one display line, starting at cell col.
+type codePiece struct {
+	text   string
+	col, n int
+	color  color.Color
+	italic bool
+}
+
+func (l *codeLayout) runsOf(i int) []codePiece {
+	cl := l.lines[i]
+	return l.runs[cl.r0:cl.r1]
+}
+
+// run lays out until the code ends or stopAt lines are done, reporting
+// whether it ended.
+func (l *codeLayout) run() bool {
+	for l.stopAt <= 0 || len(l.lines) < l.stopAt {
+		if l.hl != nil {
+			if l.hlLine >= len(l.hl) {
+				return true
+			}
+			l.wrap(l.hl[l.hlLine])
+			l.hlLine++
+			continue
+		}
+		if l.pos > len(l.code) {
+			return true
+		}
+		line := l.code[l.pos:]
+		if i := strings.IndexByte(line, '\n'); i >= 0 {
+			line = line[:i]
+		}
+		l.pos += len(line) + 1
+		var runs [1]codeRun
+		text := runs[:0]
+		if line != "" {
+			text = append(text, codeRun{text: expandCodeTabs(line, 4), color: l.fg})
+		}
+		l.wrap(text)
+	}
+	if l.hl != nil {
+		return l.hlLine >= len(l.hl)
+	}
+	return l.pos > len(l.code)
+}
+
+// leftOver says how much of the code a collapsed layout does not show.
+func (l *codeLayout) leftOver() string {
+	if l.hl != nil {
+		return fmt.Sprintf("%d more lines", len(l.hl)-l.hlLine)
+	}
+	return byteSize(len(l.code)-min(l.pos, len(l.code))) + " more"
+}
+
+// wrap adds the display lines of one source line.
+func (l *codeLayout) wrap(line []codeRun) {
+	r0 := int32(len(l.runs))
+	col := 0
+	for _, run := range line {
+		text := run.text
+		for text != "" {
+			n := utf8.RuneCountInString(text)
+			part := text
+			if l.cols > 0 && col+n > l.cols {
+				if col == l.cols {
+					l.lines = append(l.lines, codeLine{r0, int32(len(l.runs))})
+					r0, col = int32(len(l.runs)), 0
+					continue
+				}
+				part = text[:runeOffset(text, l.cols-col)]
+				n = l.cols - col
+			}
+			if run.color != nil {
+				l.runs = append(l.runs, codePiece{text: part, col: col, n: n, color: run.color, italic: run.italic})
+			}
+			col += n
+			text = text[len(part):]
+		}
+	}
+	l.lines = append(l.lines, codeLine{r0, int32(len(l.runs))})
 }
 
 func expandAllTabs(code string) string {
@@ -225,6 +495,3 @@ func expandCodeTabs(line string, width int) string {
 	return sb.String()
 }
 
-func (c *codeBlock) invalidate() { c.valid = false }
-
-func (c *codeBlock) drawn() []fyne.CanvasObject { return c.objects }

@@ -19,13 +19,19 @@ type flowStack struct {
 	// gaps[i] is the space above children[i], in multiples of the theme's
 	// padding so it follows the theme; missing entries are zero.
 	gaps []float32
+	// shown is what of it is in the window.
+	shown windowStack
 }
 
 func newFlowStack(children []fyne.CanvasObject, gaps []float32) *flowStack {
-	v := &flowStack{children: children, gaps: gaps}
+	v := &flowStack{children: children, gaps: gaps, shown: newWindowStack()}
+	v.shown.set(children)
 	v.ExtendBaseWidget(v)
 	return v
 }
+
+// setWindow implements windowed.
+func (v *flowStack) setWindow(top, bottom float32) { v.shown.setWindow(top, bottom) }
 
 func (v *flowStack) gap(i int) float32 {
 	if i < len(v.gaps) && i > 0 {
@@ -74,6 +80,7 @@ func (r *flowStackRenderer) Layout(size fyne.Size) {
 		c.Resize(fyne.NewSize(size.Width, h))
 		y += h
 	}
+	r.v.shown.apply()
 }
 
 func (r *flowStackRenderer) MinSize() fyne.Size {
@@ -86,7 +93,7 @@ func (r *flowStackRenderer) Refresh() {
 }
 
 func (r *flowStackRenderer) Objects() []fyne.CanvasObject {
-	return r.v.children
+	return r.v.shown.shown
 }
 
 func (r *flowStackRenderer) Destroy() {}

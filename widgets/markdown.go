@@ -43,6 +43,10 @@ type MarkdownView struct {
 	height  float32
 	stamp   lookStamp
 	objects []fyne.CanvasObject
+	// shown is what of it is in the window.
+	shown windowStack
+	// resized is called when a block changed height by itself (Show all).
+	resized func()
 }
 
 // mdBlock is a rendered top-level block.
@@ -60,7 +64,7 @@ type mdBlock struct {
 
 // NewMarkdownView returns an empty view.
 func NewMarkdownView() *MarkdownView {
-	m := &MarkdownView{}
+	m := &MarkdownView{shown: newWindowStack()}
 	m.links.open = func(u *url.URL) {
 		if m.OnLinkTapped != nil {
 			m.OnLinkTapped(u)
@@ -124,7 +128,7 @@ func (m *MarkdownView) render(src string, keep int, extends bool) bool {
 	if extends && !m.refs {
 		old = m.blocks[keep:]
 	}
-	r := &mdRender{src: tail, links: &m.links}
+	r := &mdRender{src: tail, links: &m.links, resized: m.blockResized}
 	fresh := make([]mdBlock, 0, len(parsed))
 	prev := mdNoKind
 	if keep > 0 {
@@ -177,6 +181,19 @@ func reuseBlock(old []mdBlock, start, end int) fyne.CanvasObject {
 	return nil
 }
 
+// blockResized is called by a block that changed height by itself.
+func (m *MarkdownView) blockResized() {
+	m.dirty = 0
+	if m.resized != nil {
+		m.resized()
+		return
+	}
+	m.Refresh()
+}
+
+// setWindow implements windowed.
+func (m *MarkdownView) setWindow(top, bottom float32) { m.shown.setWindow(top, bottom) }
+
 func (m *MarkdownView) CreateRenderer() fyne.WidgetRenderer {
 	return &markdownRenderer{m: m}
 }
@@ -226,6 +243,8 @@ func (m *MarkdownView) layoutAt(width float32) {
 	for _, b := range m.blocks[len(m.objects):] {
 		m.objects = append(m.objects, b.obj)
 	}
+	m.shown.set(m.objects)
+	m.shown.apply()
 }
 
 type markdownRenderer struct {
@@ -260,7 +279,7 @@ func (r *markdownRenderer) Refresh() {
 }
 
 func (r *markdownRenderer) Objects() []fyne.CanvasObject {
-	return r.m.objects
+	return r.m.shown.shown
 }
 
 func (r *markdownRenderer) Destroy() {}

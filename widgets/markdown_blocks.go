@@ -15,6 +15,21 @@ import (
 type mdRender struct {
 	src   []byte
 	links *linkOpener
+	// resized is given to the blocks that can change height by themselves.
+	resized func()
+}
+
+// flow is a text block of spans.
+func (r *mdRender) flow(spans []inlineSpan) *textFlow {
+	f := newTextFlow(spans, r.links)
+	f.resized = r.resized
+	return f
+}
+
+func (r *mdRender) code(lang, code string, closed bool) *codeBlock {
+	c := newCodeBlock(lang, code, closed)
+	c.resized = r.resized
+	return c
 }
 
 // mdNoKind stands for "no block before this one".
@@ -38,17 +53,17 @@ func blockGap(prev, n ast.NodeKind) float32 {
 func (r *mdRender) block(n ast.Node, look spanLook, depth int) fyne.CanvasObject {
 	switch t := n.(type) {
 	case *ast.Paragraph, *ast.TextBlock:
-		return newTextFlow(inlineSpans(n, r.src, look), r.links)
+		return r.flow(inlineSpans(n, r.src, look))
 	case *ast.Heading:
 		hl := headingLook(t.Level)
 		hl.color = look.color
-		return newTextFlow(inlineSpans(n, r.src, hl), r.links)
+		return r.flow(inlineSpans(n, r.src, hl))
 	case *ast.ThematicBreak:
 		return newRuleLine()
 	case *ast.FencedCodeBlock:
-		return newCodeBlock(string(t.Language(r.src)), mdLinesText(t, r.src), fenceClosed(t, r.src))
+		return r.code(string(t.Language(r.src)), mdLinesText(t, r.src), fenceClosed(t, r.src))
 	case *ast.CodeBlock:
-		return newCodeBlock("", mdLinesText(t, r.src), false)
+		return r.code("", mdLinesText(t, r.src), false)
 	case *ast.Blockquote:
 		look.color = theme.ColorNamePlaceHolder
 		return newMDQuote(r.stack(t, look, depth, 3))
@@ -62,9 +77,13 @@ func (r *mdRender) block(n ast.Node, look spanLook, depth int) fyne.CanvasObject
 		if t.HasClosure() {
 			text += string(t.ClosureLine.Value(r.src))
 		}
-		return newTextFlow([]inlineSpan{{text: strings.TrimRight(text, "\n"), color: look.color}}, nil)
+		f := r.flow([]inlineSpan{{text: strings.TrimRight(text, "\n"), color: look.color}})
+		f.links = nil
+		return f
 	}
-	return newTextFlow([]inlineSpan{{text: strings.TrimRight(mdLinesText(n, r.src), "\n"), color: look.color}}, nil)
+	f := r.flow([]inlineSpan{{text: strings.TrimRight(mdLinesText(n, r.src), "\n"), color: look.color}})
+	f.links = nil
+	return f
 }
 
 // update re-renders n into obj when obj is the kind of widget n needs,
@@ -160,7 +179,7 @@ func (r *mdRender) table(t *east.Table) fyne.CanvasObject {
 		}
 		var cells []*textFlow
 		for c := row.FirstChild(); c != nil; c = c.NextSibling() {
-			f := newTextFlow(inlineSpans(c, r.src, look), r.links)
+			f := r.flow(inlineSpans(c, r.src, look))
 			if cell, ok := c.(*east.TableCell); ok {
 				f.align = mdCellAlign(cell.Alignment)
 			}

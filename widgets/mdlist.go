@@ -21,10 +21,13 @@ type mdList struct {
 	ordered bool
 
 	texts []*canvas.Text
+
+	win   rowWindow
+	shown []fyne.CanvasObject
 }
 
 func newMDList(markers []string, bodies []*flowStack, loose, ordered bool) *mdList {
-	l := &mdList{markers: markers, bodies: bodies, loose: loose, ordered: ordered}
+	l := &mdList{markers: markers, bodies: bodies, loose: loose, ordered: ordered, win: everything}
 	l.ExtendBaseWidget(l)
 	return l
 }
@@ -99,6 +102,32 @@ func (r *mdListRenderer) Layout(size fyne.Size) {
 		b.Resize(fyne.NewSize(size.Width-indent, h))
 		y += h
 	}
+	l.applyWindow()
+}
+
+// setWindow implements windowed.
+func (l *mdList) setWindow(top, bottom float32) {
+	l.win = rowWindow{top, bottom}
+	l.applyWindow()
+}
+
+// applyWindow keeps the items in the window, markers first as they were
+// always drawn, and windows each item's blocks.
+func (l *mdList) applyWindow() {
+	prev := l.shown
+	l.shown = nil
+	var bodies []fyne.CanvasObject
+	for i, b := range l.bodies {
+		if i >= len(l.texts) {
+			break
+		}
+		if windowChild(b, l.win) {
+			l.shown = append(l.shown, l.texts[i])
+			bodies = append(bodies, b)
+		}
+	}
+	l.shown = append(l.shown, bodies...)
+	letGoOfLeavers(prev, l.shown)
 }
 
 func (r *mdListRenderer) MinSize() fyne.Size {
@@ -117,14 +146,7 @@ func (r *mdListRenderer) Refresh() {
 }
 
 func (r *mdListRenderer) Objects() []fyne.CanvasObject {
-	objs := make([]fyne.CanvasObject, 0, 2*len(r.l.bodies))
-	for _, t := range r.l.texts {
-		objs = append(objs, t)
-	}
-	for _, b := range r.l.bodies {
-		objs = append(objs, b)
-	}
-	return objs
+	return r.l.shown
 }
 
 func (r *mdListRenderer) Destroy() {}

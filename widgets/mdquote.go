@@ -12,10 +12,17 @@ type mdQuote struct {
 	widget.BaseWidget
 	body *flowStack
 	bar  *canvas.Rectangle
+	win  rowWindow
+}
+
+// setWindow implements windowed.
+func (q *mdQuote) setWindow(top, bottom float32) {
+	q.win = rowWindow{top, bottom}
+	windowChild(q.body, q.win)
 }
 
 func newMDQuote(body *flowStack) *mdQuote {
-	q := &mdQuote{body: body, bar: canvas.NewRectangle(nil)}
+	q := &mdQuote{body: body, bar: canvas.NewRectangle(nil), win: everything}
 	q.ExtendBaseWidget(q)
 	return q
 }
@@ -44,6 +51,7 @@ func (r *mdQuoteRenderer) Layout(size fyne.Size) {
 	r.q.bar.Resize(fyne.NewSize(3, h))
 	r.q.body.Move(fyne.NewPos(in, 0))
 	r.q.body.Resize(fyne.NewSize(size.Width-in, h))
+	windowChild(r.q.body, r.q.win)
 }
 
 func (r *mdQuoteRenderer) MinSize() fyne.Size {

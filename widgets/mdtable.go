@@ -2,6 +2,7 @@ package widgets
 
 import (
 	"image/color"
+	"sort"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -24,11 +25,18 @@ type mdTable struct {
 	laidW   float32
 	laidH   float32
 	stamp   lookStamp
+	head    *canvas.Rectangle
+	frame   *canvas.Rectangle
+	rules   []fyne.CanvasObject // under each row but the first
+	colRules []fyne.CanvasObject // between columns
+	rowTops []float32
+
+	win     rowWindow
 	objects []fyne.CanvasObject
 }
 
 func newMDTable(rows [][]*textFlow) *mdTable {
-	t := &mdTable{rows: rows}
+	t := &mdTable{rows: rows, win: everything}
 	t.ExtendBaseWidget(t)
 	return t
 }
@@ -58,7 +66,7 @@ func (t *mdTable) naturalWidths(st lookStamp, padX float32) []float32 {
 	cols := make([]float32, t.columns())
 	for _, r := range t.rows {
 		for i, c := range r {
-			cols[i] = max(cols[i], c.naturalWidth()+2*padX)
+			cols[i] = max(cols[i], c.naturalWidth(naturalWidthEnough)+2*padX)
 		}
 	}
 	t.natural, t.naturalStamp = cols, st
@@ -119,14 +127,14 @@ func (t *mdTable) layoutAt(width float32) {
 
 	// The frame is drawn last so its stroke stays on top of the header
 	// shading and the rules.
-	frame := canvas.NewRectangle(color.Transparent)
-	frame.StrokeColor, frame.StrokeWidth = border, 1
-	frame.CornerRadius = th.Size(theme.SizeNameInputRadius)
-	head := canvas.NewRectangle(resolveColor(th, theme.ColorNameInputBackground))
-	head.TopLeftCornerRadius = frame.CornerRadius
-	head.TopRightCornerRadius = frame.CornerRadius
-	objs := []fyne.CanvasObject{head}
-	var cells []fyne.CanvasObject
+	t.frame = canvas.NewRectangle(color.Transparent)
+	t.frame.StrokeColor, t.frame.StrokeWidth = border, 1
+	t.frame.CornerRadius = th.Size(theme.SizeNameInputRadius)
+	t.head = canvas.NewRectangle(resolveColor(th, theme.ColorNameInputBackground))
+	t.head.TopLeftCornerRadius = t.frame.CornerRadius
+	t.head.TopRightCornerRadius = t.frame.CornerRadius
+	t.rules = t.rules[:0]
+	t.rowTops = t.rowTops[:0]
 
 	y := float32(0)
 	for ri, r := range t.rows {
@@ -139,26 +147,67 @@ func (t *mdTable) layoutAt(width float32) {
 		for ci, c := range r {
 			c.Move(fyne.NewPos(x+padX, y+padY))
 			c.Resize(fyne.NewSize(widths[ci]-2*padX, rowH-2*padY))
-			cells = append(cells, c)
 			x += widths[ci]
 		}
 		if ri == 0 {
-			head.Resize(fyne.NewSize(tableW, rowH))
+			t.head.Resize(fyne.NewSize(tableW, rowH))
 		} else {
-			objs = append(objs, tableRule(border, 0, y, tableW, 1))
+			t.rules = append(t.rules, tableRule(border, 0, y, tableW, 1))
 		}
+		t.rowTops = append(t.rowTops, y)
 		y += rowH
 	}
+	t.colRules = t.colRules[:0]
 	x := float32(0)
 	for _, w := range widths[:max(len(widths)-1, 0)] {
 		x += w
-		objs = append(objs, tableRule(border, x, 0, 1, y))
+		t.colRules = append(t.colRules, tableRule(border, x, 0, 1, y))
 	}
-	frame.Resize(fyne.NewSize(tableW-1, y-1))
-
-	t.objects, t.laidH = append(append(objs, cells...), frame), y
+	t.frame.Resize(fyne.NewSize(tableW-1, y-1))
+	t.laidH = y
 	t.laidW, t.stamp, t.valid = width, st, true
 }
+
+// setWindow implements windowed.
+func (t *mdTable) setWindow(top, bottom float32) {
+	t.win = rowWindow{top, bottom}
+	t.draw()
+}
+
+// draw keeps the rows in the window: their rules and cells, each cell
+// windowed in turn. The shading, frame and column rules are one object
+// each, whatever the table's length.
+func (t *mdTable) draw() {
+	prev := t.objects
+	t.objects = nil
+	if t.valid && !t.win.empty() {
+		t.objects = append(t.objects, t.head)
+		first := sort.Search(len(t.rowTops), func(i int) bool {
+			return i+1 >= len(t.rowTops) || t.rowTops[i+1] > t.win.top
+		})
+		var cells []fyne.CanvasObject
+		for ri := first; ri < len(t.rows) && t.rowTops[ri] < t.win.bottom; ri++ {
+			if ri > 0 {
+				t.objects = append(t.objects, t.rules[ri-1])
+			}
+			for _, c := range t.rows[ri] {
+				if windowChild(c, t.win) {
+					cells = append(cells, c)
+				}
+			}
+		}
+		for _, c := range t.colRules {
+			t.objects = append(t.objects, c)
+		}
+		t.objects = append(append(t.objects, cells...), t.frame)
+	}
+	letGoOfLeavers(prev, t.objects)
+}
+
+// naturalWidthEnough is as wide as a column's natural width is measured:
+// wider ones are squeezed to the table's width anyway, and a cell of
+// megabytes need not be measured to its end.
+const naturalWidthEnough = 1 << 14
 
 func tableRule(col color.Color, x, y, w, h float32) *canvas.Rectangle {
 	r := canvas.NewRectangle(col)
@@ -170,3 +219,5 @@ func tableRule(col color.Color, x, y, w, h float32) *canvas.Rectangle {
 func (t *mdTable) invalidate() { t.valid = false }
 
 func (t *mdTable) drawn() []fyne.CanvasObject { return t.objects }
+
+var _ windowed = (*mdTable)(nil)

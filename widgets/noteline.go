@@ -11,6 +11,7 @@ import (
 // of that colour when it needs attention: reply errors and notices.
 type noteLine struct {
 	widget.BaseWidget
+	windowedParts
 	icon     *canvas.Image
 	text     *textFlow
 	bg       *canvas.Rectangle
@@ -22,6 +23,7 @@ type noteLine struct {
 func newNoteLine(iconName fyne.ThemeIconName, col fyne.ThemeColorName, text string, tinted bool) *noteLine {
 	c := &noteLine{icon: &canvas.Image{FillMode: canvas.ImageFillContain}, bg: canvas.NewRectangle(nil),
 		iconName: iconName, color: col, tinted: tinted}
+	c.windowedParts = newWindowedParts(c.objects)
 	c.text = newPlainFlow(text, fyne.TextStyle{}, "", col)
 	c.ExtendBaseWidget(c)
 	c.restyle()

@@ -23,7 +23,7 @@ type selfRenderer struct {
 	w selfLaying
 }
 
-func (r *selfRenderer) Layout(size fyne.Size) { r.w.layout(size) }
+func (r *selfRenderer) Layout(size fyne.Size) { layoutSelf(r.w, size) }
 
 func (r *selfRenderer) MinSize() fyne.Size {
 	return fyne.NewSize(0, r.w.heightAt(r.w.Size().Width))
@@ -33,10 +33,15 @@ func (r *selfRenderer) MinSize() fyne.Size {
 // for content updates, which repaint only what they replace.
 func (r *selfRenderer) Refresh() {
 	r.w.restyle()
-	r.w.layout(r.w.Size())
+	r.Layout(r.w.Size())
 	canvas.Refresh(r.w)
 }
 
-func (r *selfRenderer) Objects() []fyne.CanvasObject { return r.w.objects() }
+func (r *selfRenderer) Objects() []fyne.CanvasObject {
+	if p, ok := r.w.(partsWindowing); ok {
+		return p.parts().visible()
+	}
+	return r.w.objects()
+}
 
 func (r *selfRenderer) Destroy() {}

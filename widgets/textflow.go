@@ -1,9 +1,23 @@
 package widgets
 
 import (
+	"fmt"
+	"sort"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+)
+
+// Past collapseLines lines a text shows only those, with "Show all" under
+// them: a paragraph of megabytes (a base64 blob, a minified file, a model
+// repeating itself) is rarely read, and laying it out whole costs what its
+// length does. Shown whole, it is laid out layoutStepLines at a time, one
+// step per turn of the event loop, so the window keeps answering.
+const (
+	collapseLines   = 400
+	layoutStepLines = 4000
 )
 
 // inlineSpan is a run of text that looks the same throughout.
@@ -25,23 +39,38 @@ type inlineSpan struct {
 //
 // Fyne's RichText measures every candidate line break by shaping the whole
 // remaining paragraph, has no strikethrough and keeps links unbreakable;
-// this flow measures each word once and emits one canvas.Text per run of
-// a line, so wrapping a streamed paragraph stays cheap.
+// this flow measures each word once and draws one canvas.Text per run of a
+// line. Layout keeps numbers only (flowLine, flowPiece); objects exist for
+// the lines in the window (see window.go), so a paragraph thousands of
+// lines long costs a screenful of objects.
 type textFlow struct {
 	widget.BaseWidget
 	spans []inlineSpan
 	align fyne.TextAlign
 	links *linkOpener
+	// resized is called when the flow changed height by itself (Show all,
+	// or a step of a long layout), for the owner to measure it again.
+	resized func()
+
+	expanded bool
+	showAll  *miniButton
 
 	valid   bool
 	laidW   float32
-	laidH   float32
 	stamp   lookStamp
-	objects []fyne.CanvasObject
+	layout  *flowBuilder
+	more    bool // collapsed with text left over
+	pending bool // shown whole, with layout steps still to come
+	ver     uint64
+
+	win      rowWindow
+	drawn    drawnLines
+	drawnVer uint64
+	objects  []fyne.CanvasObject
 }
 
 func newTextFlow(spans []inlineSpan, links *linkOpener) *textFlow {
-	f := &textFlow{spans: spans, links: links}
+	f := &textFlow{spans: spans, links: links, win: everything}
 	f.ExtendBaseWidget(f)
 	return f
 }
@@ -63,16 +92,21 @@ func (f *textFlow) CreateRenderer() fyne.WidgetRenderer {
 
 func (f *textFlow) heightAt(width float32) float32 {
 	f.layoutAt(width)
-	return f.laidH
+	h := f.layout.height()
+	if f.more {
+		h += f.showAllGap() + f.showAllButton().MinSize().Height
+	}
+	return h
 }
 
-// naturalWidth is the width the text needs to fit without wrapping.
-func (f *textFlow) naturalWidth() float32 {
-	b := newFlowBuilder(f.Theme(), 0, f.align, nil, true)
-	for i := range f.spans {
-		b.add(&f.spans[i])
-	}
-	b.finish()
+func (f *textFlow) showAllGap() float32 { return f.Theme().Size(theme.SizeNamePadding) }
+
+// naturalWidth is the width the text needs to fit without wrapping; upTo
+// stops measuring once it is reached (0: measure all).
+func (f *textFlow) naturalWidth(upTo float32) float32 {
+	b := newFlowBuilder(f.Theme(), f.spans, 0, f.align, true)
+	b.enough = upTo
+	b.run()
 	return b.widest
 }
 
@@ -82,12 +116,195 @@ func (f *textFlow) layoutAt(width float32) {
 	if f.valid && f.laidW == width && f.stamp == st {
 		return
 	}
-	b := newFlowBuilder(th, width, f.align, f.links, false)
-	for i := range f.spans {
-		b.add(&f.spans[i])
+	if f.stamp != st {
+		f.drawn.clear() // colours and sizes change: nothing drawn stays
 	}
-	f.objects, f.laidH = b.finish()
+	b := newFlowBuilder(th, f.spans, width, f.align, false)
+	b.stopAt = collapseLines
+	if f.expanded {
+		b.stopAt = layoutStepLines
+	}
+	done := b.run()
+	f.more = !done && !f.expanded
+	f.pending = !done && f.expanded
+	f.layout = b
 	f.laidW, f.stamp, f.valid = width, st, true
+	f.ver++
+	if f.pending {
+		f.scheduleStep(b)
+	}
+}
+
+// scheduleStep lays out the next layoutStepLines of b on a later turn of
+// the event loop, unless the layout was redone meanwhile.
+func (f *textFlow) scheduleStep(b *flowBuilder) {
+	later(func() {
+		if f.layout != b || !f.pending {
+			return
+		}
+		b.stopAt += layoutStepLines
+		f.pending = !b.run()
+		f.ver++
+		if f.pending {
+			f.scheduleStep(b)
+		}
+		f.grew()
+	})
+}
+
+// grew tells the owner the height changed, or lays out and draws again
+// when nobody listens.
+func (f *textFlow) grew() {
+	if f.resized != nil {
+		f.resized()
+		return
+	}
+	f.Refresh()
+}
+
+// expand shows the whole text.
+func (f *textFlow) expand() {
+	f.expanded = true
+	f.valid = false
+	if w := f.Size().Width; w > 0 {
+		f.layoutAt(w)
+	}
+	f.grew()
+}
+
+func (f *textFlow) showAllButton() *miniButton {
+	if f.showAll == nil {
+		f.showAll = newMiniLinkButton("Show all", f.expand)
+	}
+	return f.showAll
+}
+
+// setWindow implements windowed.
+func (f *textFlow) setWindow(top, bottom float32) {
+	w := rowWindow{top, bottom}
+	if w == f.win && f.drawnVer == f.ver {
+		return
+	}
+	f.win = w
+	f.draw()
+}
+
+// draw brings the drawn lines in line with the layout and the window.
+func (f *textFlow) draw() {
+	f.objects = f.objects[:0]
+	if f.layout == nil || f.win.empty() {
+		f.drawn.clear()
+		f.drawnVer = f.ver
+		return
+	}
+	lines := f.layout.lines
+	first := sort.Search(len(lines), func(i int) bool { return lines[i].y+lines[i].h > f.win.top })
+	last := first
+	for last < len(lines) && lines[last].y < f.win.bottom {
+		last++
+	}
+	f.drawn.sync(first, last, f)
+	f.drawnVer = f.ver
+	f.objects = f.drawn.appendTo(f.objects)
+	if f.more {
+		b := f.showAllButton()
+		b.label = fmt.Sprintf("Show all (%s more)", byteSize(f.leftOver()))
+		bs := b.MinSize()
+		y := f.layout.height() + f.showAllGap()
+		b.Move(fyne.NewPos(0, y))
+		b.Resize(bs)
+		if f.win.reaches(y, bs.Height) {
+			f.objects = append(f.objects, b)
+		}
+	}
+}
+
+// leftOver is how many bytes of text the collapsed flow does not show.
+func (f *textFlow) leftOver() int {
+	b := f.layout
+	n := 0
+	for i := b.si; i < len(f.spans); i++ {
+		n += len(f.spans[i].text)
+	}
+	return n - b.pos
+}
+
+// lineSig implements lineSource.
+func (f *textFlow) lineSig(i int) uint64 {
+	l := f.layout.lines[i]
+	h := newSigHash().f32(l.h)
+	for _, p := range f.layout.pieces[l.p0:l.p1] {
+		s := p.span
+		h = h.str(s.text[p.start:p.end]).f32(p.x).f32(p.y - l.y).f32(p.w).f32(p.m.size).
+			num(styleBits(s.style)).str(string(s.color)).str(s.link).flag(s.code).flag(s.strike)
+	}
+	return uint64(h)
+}
+
+// lineTop implements lineSource.
+func (f *textFlow) lineTop(i int) float32 { return f.layout.lines[i].y }
+
+// buildLine implements lineSource.
+func (f *textFlow) buildLine(i int) []fyne.CanvasObject {
+	l := f.layout.lines[i]
+	var objs []fyne.CanvasObject
+	for k := range f.layout.pieces[l.p0:l.p1] {
+		objs = f.emit(objs, &f.layout.pieces[int(l.p0)+k])
+	}
+	return objs
+}
+
+// emit makes the objects of one piece: its text, and the tint of inline
+// code or the line of strikethrough.
+func (f *textFlow) emit(objs []fyne.CanvasObject, p *flowPiece) []fyne.CanvasObject {
+	th := f.layout.th
+	s := p.span
+	colName := s.color
+	if colName == "" {
+		colName = theme.ColorNameForeground
+		if s.link != "" {
+			colName = theme.ColorNameHyperlink
+		}
+	}
+	col := resolveColor(th, colName)
+	text := s.text[p.start:p.end]
+	if s.code {
+		pad := f.layout.codePad
+		bg := canvas.NewRectangle(withAlpha(resolveColor(th, theme.ColorNameForeground), 0x1c))
+		bg.CornerRadius = th.Size(theme.SizeNameSelectionRadius)
+		bg.Move(fyne.NewPos(p.x-pad, p.y))
+		bg.Resize(fyne.NewSize(p.w+2*pad, p.m.height))
+		objs = append(objs, bg)
+	}
+	size := fyne.NewSize(p.w, p.m.height)
+	if s.link != "" {
+		l := newLinkText(text, s.link, col, p.m, f.links)
+		l.Move(fyne.NewPos(p.x, p.y))
+		l.Resize(size)
+		objs = append(objs, l)
+	} else {
+		t := &canvas.Text{Text: text, Color: col, TextSize: p.m.size, TextStyle: s.style}
+		t.Move(fyne.NewPos(p.x, p.y))
+		t.Resize(size)
+		objs = append(objs, t)
+	}
+	if s.strike {
+		line := canvas.NewRectangle(col)
+		line.Move(fyne.NewPos(p.x, p.y+p.m.baseline*0.64))
+		line.Resize(fyne.NewSize(p.w, 1))
+		objs = append(objs, line)
+	}
+	return objs
+}
+
+func styleBits(s fyne.TextStyle) uint64 {
+	var b uint64
+	for i, on := range []bool{s.Bold, s.Italic, s.Monospace, s.Symbol, s.Underline} {
+		if on {
+			b |= 1 << i
+		}
+	}
+	return b | uint64(s.TabWidth)<<8
 }
 
 type textFlowRenderer struct {
@@ -96,6 +313,7 @@ type textFlowRenderer struct {
 
 func (r *textFlowRenderer) Layout(size fyne.Size) {
 	r.f.layoutAt(size.Width)
+	r.f.draw()
 }
 
 func (r *textFlowRenderer) MinSize() fyne.Size {
@@ -106,6 +324,7 @@ func (r *textFlowRenderer) Refresh() {
 	r.f.valid = false
 	if w := r.f.Size().Width; w > 0 { // else laid out when given a size
 		r.f.layoutAt(w)
+		r.f.draw()
 		canvas.Refresh(r.f)
 	}
 }

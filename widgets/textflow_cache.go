@@ -3,6 +3,7 @@ package widgets
 import (
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 )
@@ -28,6 +29,9 @@ const wordWidthsMax = 16384
 // unlikely to recur.
 const wordWidthsMaxLen = 64
 
+// longRun is the length past which a run is not shaped whole.
+const longRun = 1024
+
 type wordKey struct {
 	text  string
 	size  float32
@@ -43,8 +47,12 @@ func appTheme() fyne.Theme {
 }
 
 // measureWord is fyne.MeasureText(text, size, style).Width, cached; th is
-// appTheme(), looked up once by the caller.
+// appTheme(), looked up once by the caller. Runs longer than any word
+// (longRun) are summed from the widths of their characters instead.
 func measureWord(th fyne.Theme, text string, size float32, style fyne.TextStyle) float32 {
+	if len(text) > longRun {
+		return measureRunes(th, text, size, style)
+	}
 	if len(text) > wordWidthsMaxLen {
 		return fyne.MeasureText(text, size, style).Width
 	}
@@ -71,4 +79,100 @@ func measureWord(th fyne.Theme, text string, size float32, style fyne.TextStyle)
 	}
 	c.Unlock()
 	return w
+}
+
+// Shaping a run of text costs time in proportion to its length, and Fyne
+// keeps the size of every text it measured, keyed by the text itself. A
+// "word" of megabytes (base64, a minified file, a model stuck on one token)
+// must be neither shaped whole nor kept: its width is the sum of its
+// characters' advances, each measured once. That ignores kerning between
+// letters, which runs that long, wrapped by characters anyway, can afford.
+var runeWidths = struct {
+	sync.Mutex
+	th     fyne.Theme
+	tables map[runeFont]*runeTable
+}{tables: map[runeFont]*runeTable{}}
+
+type runeFont struct {
+	size  float32
+	style fyne.TextStyle
+}
+
+// runeTable holds the advances of one font: ASCII in an array, the rest
+// in a map filled as characters turn up.
+type runeTable struct {
+	ascii [128]float32
+	other map[rune]float32
+}
+
+func runeTableFor(th fyne.Theme, size float32, style fyne.TextStyle) *runeTable {
+	c := &runeWidths
+	c.Lock()
+	defer c.Unlock()
+	if c.th != th {
+		clear(c.tables)
+		c.th = th
+	}
+	k := runeFont{size, style}
+	t := c.tables[k]
+	if t == nil {
+		t = &runeTable{other: map[rune]float32{}}
+		for r := rune(0x20); r < 0x7f; r++ {
+			t.ascii[r] = fyne.MeasureText(string(r), size, style).Width
+		}
+		c.tables[k] = t
+	}
+	return t
+}
+
+// advance is the width of r; it must be called on the UI goroutine, like
+// all measuring.
+func (t *runeTable) advance(r rune, size float32, style fyne.TextStyle) float32 {
+	if r < 0x80 {
+		return t.ascii[r]
+	}
+	w, ok := t.other[r]
+	if !ok {
+		w = fyne.MeasureText(string(r), size, style).Width
+		t.other[r] = w
+	}
+	return w
+}
+
+// measureRunes is the width of text as the sum of its characters' advances.
+func measureRunes(th fyne.Theme, text string, size float32, style fyne.TextStyle) float32 {
+	t := runeTableFor(th, size, style)
+	w := float32(0)
+	for i := 0; i < len(text); {
+		if c := text[i]; c < utf8.RuneSelf {
+			w += t.ascii[c]
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(text[i:])
+		w += t.advance(r, size, style)
+		i += n
+	}
+	return w
+}
+
+// fitRunes is how many bytes of text, at least one character's worth, fit
+// in avail, and their width.
+func fitRunes(th fyne.Theme, text string, size float32, style fyne.TextStyle, avail float32) (int, float32) {
+	t := runeTableFor(th, size, style)
+	w := float32(0)
+	i := 0
+	for i < len(text) {
+		r, n := rune(text[i]), 1
+		if r >= utf8.RuneSelf {
+			r, n = utf8.DecodeRuneInString(text[i:])
+		}
+		a := t.advance(r, size, style)
+		if i > 0 && w+a > avail {
+			break
+		}
+		w += a
+		i += n
+	}
+	return i, w
 }

@@ -1,10 +1,7 @@
 package widgets
 
 import (
-	"unicode/utf8"
-
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 )
 
@@ -17,12 +14,19 @@ type fontMetric struct {
 	baseline float32
 }
 
-// flowPiece is the part of one span that lands on one line.
+// flowPiece is the part of one span that lands on one line: layout numbers
+// only. Objects are made from it for the lines on screen (textflow_draw.go).
 type flowPiece struct {
 	span       *inlineSpan
 	start, end int
-	x, w       float32
+	x, y, w    float32
 	m          *fontMetric
+}
+
+// flowLine is one laid-out line: its box and its pieces.
+type flowLine struct {
+	y, h   float32
+	p0, p1 int32
 }
 
 // spaceRun is whitespace waiting to see whether the next word fits on the
@@ -34,13 +38,16 @@ type spaceRun struct {
 }
 
 // flowBuilder breaks spans into lines for one width. Each word is measured
-// once; pieces of the same span on a line become one canvas object.
+// once; pieces of the same span on a line are merged into one.
+//
+// It can stop after a number of lines and go on later from where it
+// stopped (more): a text of megabytes is laid out in bounded steps, and a
+// collapsed one only as far as it is shown.
 type flowBuilder struct {
 	th          fyne.Theme
 	appTh       fyne.Theme // for measuring text
 	maxW        float32    // 0 or less: never wrap
 	align       fyne.TextAlign
-	links       *linkOpener
 	measureOnly bool
 
 	baseSize float32
@@ -48,19 +55,29 @@ type flowBuilder struct {
 	lineGap  float32
 	metrics  []*fontMetric
 
-	objects []fyne.CanvasObject
-	line    []flowPiece
-	space   *spaceRun
+	spans []inlineSpan
+	// si and pos are where layout goes on: span si, byte pos of its text.
+	si, pos int
+	// stopAt is the line count at which run stops; 0 means never.
+	stopAt int
+	// enough stops a measureOnly run once the widest line reaches it.
+	enough float32
+
+	lines  []flowLine
+	pieces []flowPiece
+	line   []flowPiece
+	space  *spaceRun
 	// spaceBuf holds what space points at, to spare an allocation a word.
 	spaceBuf spaceRun
 	x, y     float32
-	lines    int
+	nlines   int
 	widest   float32
+	done     bool
 }
 
-func newFlowBuilder(th fyne.Theme, maxW float32, align fyne.TextAlign, links *linkOpener, measureOnly bool) *flowBuilder {
+func newFlowBuilder(th fyne.Theme, spans []inlineSpan, maxW float32, align fyne.TextAlign, measureOnly bool) *flowBuilder {
 	return &flowBuilder{
-		th: th, appTh: appTheme(), maxW: maxW, align: align, links: links, measureOnly: measureOnly,
+		th: th, appTh: appTheme(), spans: spans, maxW: maxW, align: align, measureOnly: measureOnly,
 		baseSize: th.Size(theme.SizeNameText),
 		codePad:  th.Size(theme.SizeNamePadding) - 1,
 		lineGap:  th.Size(theme.SizeNameLineSpacing) / 2,
@@ -94,11 +111,43 @@ func (b *flowBuilder) pad(s *inlineSpan) float32 {
 	return 0
 }
 
-// add lays out one span after what is already placed.
-func (b *flowBuilder) add(s *inlineSpan) {
+// run lays out until the text ends or stopAt lines are done, reporting
+// whether the text ended.
+func (b *flowBuilder) run() bool {
+	for b.si < len(b.spans) {
+		s := &b.spans[b.si]
+		if !b.add(s) {
+			return false
+		}
+		b.si++
+		b.pos = 0
+	}
+	if !b.done {
+		if len(b.line) > 0 {
+			b.flushLine(b.line[0].m)
+		}
+		b.done = true
+	}
+	return true
+}
+
+// full says whether layout must stop before what comes next.
+func (b *flowBuilder) full() bool {
+	if b.measureOnly {
+		return b.enough > 0 && b.widest >= b.enough
+	}
+	return b.stopAt > 0 && b.nlines >= b.stopAt && len(b.line) == 0
+}
+
+// add lays out span s from b.pos; false means it stopped inside it.
+func (b *flowBuilder) add(s *inlineSpan) bool {
 	m := b.spanMetric(s)
 	text := s.text
-	for i := 0; i < len(text); {
+	for i := b.pos; i < len(text); {
+		if b.full() {
+			b.pos = i
+			return false
+		}
 		switch c := text[i]; {
 		case c == '\n':
 			b.space = nil
@@ -120,24 +169,32 @@ func (b *flowBuilder) add(s *inlineSpan) {
 			for j < len(text) && text[j] != ' ' && text[j] != '\t' && text[j] != '\n' {
 				j++
 			}
-			b.word(s, m, i, j)
+			if stopped := b.word(s, m, i, j); stopped >= 0 {
+				b.pos = stopped
+				return false
+			}
 			i = j
 		}
 	}
+	return true
 }
 
-// word places text[start:end] of s, wrapping before it when it does not fit.
-func (b *flowBuilder) word(s *inlineSpan, m *fontMetric, start, end int) {
+// word places text[start:end] of s, wrapping before it when it does not
+// fit. It returns where it stopped inside the word, or -1 once placed.
+func (b *flowBuilder) word(s *inlineSpan, m *fontMetric, start, end int) int {
 	w := measureWord(b.appTh, s.text[start:end], m.size, s.style)
 	if b.maxW > 0 && len(b.line) > 0 && b.rightEdgeWith(s, start, w) > b.maxW {
 		b.space = nil
 		b.flushLine(m)
+		if b.full() {
+			return start
+		}
 	}
 	if b.maxW > 0 && len(b.line) == 0 && w+2*b.pad(s) > b.maxW {
-		b.breakWord(s, m, start, end)
-		return
+		return b.breakWord(s, m, start, end)
 	}
 	b.place(s, m, start, end, w)
+	return -1
 }
 
 // rightEdgeWith is where the line would end if the pending space and a word
@@ -198,39 +255,23 @@ func (b *flowBuilder) place(s *inlineSpan, m *fontMetric, start, end int, w floa
 	b.x = x + w + b.pad(s)
 }
 
-// breakWord splits a word longer than a line at character boundaries.
-func (b *flowBuilder) breakWord(s *inlineSpan, m *fontMetric, start, end int) {
+// breakWord splits a word longer than a line at character boundaries,
+// measuring characters, never the whole word (it may be megabytes). It
+// returns where it stopped, or -1 once the word is placed.
+func (b *flowBuilder) breakWord(s *inlineSpan, m *fontMetric, start, end int) int {
 	avail := b.maxW - 2*b.pad(s)
 	for start < end {
-		cut := b.fitPrefix(s, m, start, end, avail)
-		w := fyne.MeasureText(s.text[start:cut], m.size, s.style).Width
-		b.place(s, m, start, cut, w)
-		start = cut
+		n, w := fitRunes(b.appTh, s.text[start:end], m.size, s.style, avail)
+		b.place(s, m, start, start+n, w)
+		start += n
 		if start < end {
 			b.flushLine(m)
+			if b.full() {
+				return start
+			}
 		}
 	}
-}
-
-// fitPrefix finds the longest prefix of text[start:end] (at least one rune)
-// no wider than avail.
-func (b *flowBuilder) fitPrefix(s *inlineSpan, m *fontMetric, start, end int, avail float32) int {
-	var cuts []int
-	for i := start; i < end; {
-		_, n := utf8.DecodeRuneInString(s.text[i:end])
-		i += n
-		cuts = append(cuts, i)
-	}
-	lo, hi := 0, len(cuts)-1
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if fyne.MeasureText(s.text[start:cuts[mid]], m.size, s.style).Width <= avail {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	return cuts[lo]
+	return -1
 }
 
 // flushLine ends the current line; m sizes a line with no text on it.
@@ -243,7 +284,7 @@ func (b *flowBuilder) flushLine(m *fontMetric) {
 			desc = max(desc, p.m.height-p.m.baseline)
 		}
 	}
-	if b.lines > 0 {
+	if b.nlines > 0 {
 		b.y += b.lineGap
 	}
 	shift := float32(0)
@@ -256,60 +297,20 @@ func (b *flowBuilder) flushLine(m *fontMetric) {
 		}
 	}
 	if !b.measureOnly {
-		for i := range b.line {
-			b.emit(&b.line[i], shift, b.y+asc-b.line[i].m.baseline)
+		p0 := int32(len(b.pieces))
+		for _, p := range b.line {
+			p.x += shift
+			p.y = b.y + asc - p.m.baseline
+			b.pieces = append(b.pieces, p)
 		}
+		b.lines = append(b.lines, flowLine{y: b.y, h: asc + desc, p0: p0, p1: int32(len(b.pieces))})
 	}
 	b.widest = max(b.widest, b.x)
 	b.y += asc + desc
-	b.lines++
+	b.nlines++
 	b.line = b.line[:0]
 	b.x = 0
 }
 
-// finish closes the last line and returns the objects and total height.
-func (b *flowBuilder) finish() ([]fyne.CanvasObject, float32) {
-	if len(b.line) > 0 {
-		b.flushLine(b.line[0].m)
-	}
-	return b.objects, b.y
-}
-
-func (b *flowBuilder) emit(p *flowPiece, shift, y float32) {
-	s := p.span
-	x := p.x + shift
-	colName := s.color
-	if colName == "" {
-		colName = theme.ColorNameForeground
-		if s.link != "" {
-			colName = theme.ColorNameHyperlink
-		}
-	}
-	col := resolveColor(b.th, colName)
-	text := s.text[p.start:p.end]
-	if s.code {
-		bg := canvas.NewRectangle(withAlpha(resolveColor(b.th, theme.ColorNameForeground), 0x1c))
-		bg.CornerRadius = b.th.Size(theme.SizeNameSelectionRadius)
-		bg.Move(fyne.NewPos(x-b.codePad, y))
-		bg.Resize(fyne.NewSize(p.w+2*b.codePad, p.m.height))
-		b.objects = append(b.objects, bg)
-	}
-	size := fyne.NewSize(p.w, p.m.height)
-	if s.link != "" {
-		l := newLinkText(text, s.link, col, p.m, b.links)
-		l.Move(fyne.NewPos(x, y))
-		l.Resize(size)
-		b.objects = append(b.objects, l)
-	} else {
-		t := &canvas.Text{Text: text, Color: col, TextSize: p.m.size, TextStyle: s.style}
-		t.Move(fyne.NewPos(x, y))
-		t.Resize(size)
-		b.objects = append(b.objects, t)
-	}
-	if s.strike {
-		line := canvas.NewRectangle(col)
-		line.Move(fyne.NewPos(x, y+p.m.baseline*0.64))
-		line.Resize(fyne.NewSize(p.w, 1))
-		b.objects = append(b.objects, line)
-	}
-}
+// height is the height of the lines laid out so far.
+func (b *flowBuilder) height() float32 { return b.y }

@@ -13,6 +13,7 @@ import (
 // beside a bar. Its text keeps updating while it streams, open or not.
 type thinkingView struct {
 	widget.BaseWidget
+	windowedParts
 	chevron *canvas.Image
 	label   *canvas.Text
 	body    *textFlow
@@ -32,7 +33,9 @@ type thinkingView struct {
 func newThinkingView(isOpen func() bool, setOpen func(bool), resized func()) *thinkingView {
 	t := &thinkingView{chevron: &canvas.Image{FillMode: canvas.ImageFillContain}, label: &canvas.Text{},
 		bar: canvas.NewRectangle(nil), isOpen: isOpen, setOpen: setOpen, resized: resized}
+	t.windowedParts = newWindowedParts(t.objects)
 	t.body = newPlainFlow("", fyne.TextStyle{Italic: true}, "", theme.ColorNamePlaceHolder)
+	t.body.resized = resized
 	t.ExtendBaseWidget(t)
 	t.restyle()
 	return t
@@ -48,7 +51,7 @@ func (t *thinkingView) setText(text string, live bool) {
 	t.restyle()
 	// A size that stays the same brings no layout: redo it here.
 	if s := t.Size(); s.Width > 0 {
-		t.layout(s)
+		layoutSelf(t, s)
 		canvas.Refresh(t)
 	}
 }

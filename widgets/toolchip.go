@@ -152,12 +152,14 @@ func (c *toolChip) objects() []fyne.CanvasObject {
 // chipRow lays consecutive tool chips out left to right, wrapping.
 type chipRow struct {
 	widget.BaseWidget
+	windowedParts
 	chips  []*toolChip
 	tapped func(string)
 }
 
 func newChipRow(tapped func(string)) *chipRow {
 	r := &chipRow{tapped: tapped}
+	r.windowedParts = newWindowedParts(r.objects)
 	r.ExtendBaseWidget(r)
 	return r
 }
@@ -173,6 +175,7 @@ func (r *chipRow) set(blocks []ChatBlock) {
 	}
 	if s := r.Size(); s.Width > 0 {
 		r.place(s.Width, true)
+		r.apply()
 	}
 }
 

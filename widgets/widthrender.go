@@ -14,6 +14,8 @@ type widthLaying interface {
 	layoutAt(width float32)
 	// invalidate drops the kept layout.
 	invalidate()
+	// draw picks the objects for the layout and the window.
+	draw()
 	// drawn lists what to draw, back to front.
 	drawn() []fyne.CanvasObject
 }
@@ -23,7 +25,10 @@ type widthRenderer struct {
 	w widthLaying
 }
 
-func (r *widthRenderer) Layout(size fyne.Size) { r.w.layoutAt(size.Width) }
+func (r *widthRenderer) Layout(size fyne.Size) {
+	r.w.layoutAt(size.Width)
+	r.w.draw()
+}
 
 func (r *widthRenderer) MinSize() fyne.Size {
 	return fyne.NewSize(0, r.w.heightAt(r.w.Size().Width))
@@ -33,6 +38,7 @@ func (r *widthRenderer) Refresh() {
 	r.w.invalidate()
 	if w := r.w.Size().Width; w > 0 { // else laid out when given a size
 		r.w.layoutAt(w)
+		r.w.draw()
 		canvas.Refresh(r.w)
 	}
 }
