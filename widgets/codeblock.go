@@ -494,4 +494,3 @@ func expandCodeTabs(line string, width int) string {
 	}
 	return sb.String()
 }
-

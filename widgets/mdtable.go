@@ -21,15 +21,15 @@ type mdTable struct {
 	natural      []float32
 	naturalStamp lookStamp
 
-	valid   bool
-	laidW   float32
-	laidH   float32
-	stamp   lookStamp
-	head    *canvas.Rectangle
-	frame   *canvas.Rectangle
-	rules   []fyne.CanvasObject // under each row but the first
+	valid    bool
+	laidW    float32
+	laidH    float32
+	stamp    lookStamp
+	head     *canvas.Rectangle
+	frame    *canvas.Rectangle
+	rules    []fyne.CanvasObject // under each row but the first
 	colRules []fyne.CanvasObject // between columns
-	rowTops []float32
+	rowTops  []float32
 
 	win     rowWindow
 	objects []fyne.CanvasObject
