@@ -41,7 +41,7 @@ func repaintView(v selfLaying) {
 func layoutSelf(v selfLaying, size fyne.Size) {
 	v.layout(size)
 	if p, ok := v.(partsWindowing); ok {
-		p.parts().apply()
+		p.windowParts().apply()
 	}
 }
 
@@ -139,3 +139,16 @@ func (c *chatViewCache) each(f func(*cachedView)) {
 		f(e.Value.(*cachedView))
 	}
 }
+
+// Every view windows its parts; a field of the same name would hide the
+// method and, silently, the windowing.
+var (
+	_ partsWindowing = (*replyView)(nil)
+	_ partsWindowing = (*userView)(nil)
+	_ partsWindowing = (*bashView)(nil)
+	_ partsWindowing = (*summaryCard)(nil)
+	_ partsWindowing = (*noticeView)(nil)
+	_ partsWindowing = (*thinkingView)(nil)
+	_ partsWindowing = (*noteLine)(nil)
+	_ partsWindowing = (*chipRow)(nil)
+)

@@ -7,9 +7,10 @@ import "strings"
 // scroll bar honest in a long session and means a freshly opened session
 // builds only the rows that really reach the screen.
 
-// estimateHeight guesses an entry's height at width without building it.
+// estimateHeight guesses an entry's height at width without building it;
+// it is rounded like measured heights.
 func estimateHeight(it *ChatItem, width float32) float32 {
-	return guessHeight(it, width)
+	return rowHeight(guessHeight(it, width))
 }
 
 func guessHeight(it *ChatItem, width float32) float32 {

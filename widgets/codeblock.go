@@ -275,7 +275,7 @@ func (c *codeBlock) draw() {
 	c.objects = c.shown.appendTo(c.objects)
 	if c.more {
 		b := c.showAllButton()
-		b.label = "Show all (" + l.leftOver() + ")"
+		setMiniLabel(b, "Show all ("+l.leftOver()+")")
 		bs := b.MinSize()
 		y := l.top + float32(len(l.lines))*l.cell.Height + l.pad/2
 		b.Move(fyne.NewPos(l.pad-4, y))

@@ -68,10 +68,11 @@ func highlightCode(lang, code string, fg color.Color, dark bool) [][]codeRun {
 			}
 			if part != "" {
 				line := &out[len(out)-1]
+				run := codeRun{text: part, color: col, italic: entry.Italic == chroma.Yes}
 				if strings.TrimSpace(part) == "" {
-					col = nil // spaces need no object of their own
+					run.color = nil // spaces need no object of their own
 				}
-				*line = append(*line, codeRun{text: part, color: col, italic: entry.Italic == chroma.Yes})
+				*line = appendCodeRun(*line, run)
 			}
 		}
 	}
@@ -86,4 +87,24 @@ func highlightCode(lang, code string, fg color.Color, dark bool) [][]codeRun {
 func isDark(bg color.Color) bool {
 	r, g, b, _ := bg.RGBA()
 	return 0.299*float64(r)+0.587*float64(g)+0.114*float64(b) < 0x8000
+}
+
+// appendCodeRun adds run to a line, joining it to the run before when they
+// look the same (tokens of different kinds often share a colour), and
+// spaces between two such runs too: fewer objects for the same pixels.
+func appendCodeRun(line []codeRun, run codeRun) []codeRun {
+	n := len(line)
+	switch {
+	case n > 0 && run.color != nil && sameLook(line[n-1], run):
+		line[n-1].text += run.text
+		return line
+	case n > 1 && run.color != nil && line[n-1].color == nil && sameLook(line[n-2], run):
+		line[n-2].text += line[n-1].text + run.text
+		return line[:n-1]
+	}
+	return append(line, run)
+}
+
+func sameLook(a, b codeRun) bool {
+	return a.color != nil && a.italic == b.italic && colorBits(a.color) == colorBits(b.color)
 }

@@ -39,7 +39,7 @@ func (r *selfRenderer) Refresh() {
 
 func (r *selfRenderer) Objects() []fyne.CanvasObject {
 	if p, ok := r.w.(partsWindowing); ok {
-		return p.parts().visible()
+		return p.windowParts().visible()
 	}
 	return r.w.objects()
 }

@@ -208,7 +208,7 @@ func (f *textFlow) draw() {
 	f.objects = f.drawn.appendTo(f.objects)
 	if f.more {
 		b := f.showAllButton()
-		b.label = fmt.Sprintf("Show all (%s more)", byteSize(f.leftOver()))
+		setMiniLabel(b, fmt.Sprintf("Show all (%s more)", byteSize(f.leftOver())))
 		bs := b.MinSize()
 		y := f.layout.height() + f.showAllGap()
 		b.Move(fyne.NewPos(0, y))

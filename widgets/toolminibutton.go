@@ -134,3 +134,12 @@ func (r *miniButtonRenderer) Refresh() {
 	}
 	r.Layout(r.b.Size())
 }
+
+// setMiniLabel changes a link button's caption, redrawing it only if the
+// caption changed.
+func setMiniLabel(b *miniButton, label string) {
+	if b.label != label {
+		b.label = label
+		b.Refresh()
+	}
+}

@@ -192,9 +192,9 @@ func (p *windowedParts) visible() []fyne.CanvasObject {
 	return p.shown
 }
 
-func (p *windowedParts) parts() *windowedParts { return p }
+func (p *windowedParts) windowParts() *windowedParts { return p }
 
 // partsWindowing is a selfLaying view that windows its parts.
 type partsWindowing interface {
-	parts() *windowedParts
+	windowParts() *windowedParts
 }
