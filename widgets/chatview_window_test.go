@@ -297,8 +297,8 @@ func TestChatViewShowAllLaysOutInSteps(t *testing.T) {
 	cv.SetItems(hugeWordItems(2 << 20))
 	f := replyFlow(t, cv)
 	test.Tap(f.showAllButton())
-	if got := len(f.layout.lines); got != layoutStepLines || !f.pending {
-		t.Fatalf("Show all laid out %d lines at once (pending %v); want one step of %d", got, f.pending, layoutStepLines)
+	if got := len(f.layout.lines); got > layoutStepLines || !f.pending {
+		t.Fatalf("Show all laid out %d lines at once (pending %v); want one step of at most %d", got, f.pending, layoutStepLines)
 	}
 	steps := 0
 	var sizes []int

@@ -45,8 +45,15 @@ type MarkdownView struct {
 	objects []fyne.CanvasObject
 	// shown is what of it is in the window.
 	shown windowStack
-	// resized is called when a block changed height by itself (Show all).
+	// resized is called when a block changed height by itself (Show all),
+	// and when a text parsed in the background is shown.
 	resized func()
+
+	// parsing is set while a tail is parsed in the background; next is the
+	// text set meanwhile, to show once it is done.
+	parsing bool
+	next    string
+	hasNext bool
 }
 
 // mdBlock is a rendered top-level block.
@@ -83,9 +90,20 @@ func (m *MarkdownView) Markdown() string {
 	return m.src
 }
 
+// asyncTail is the longest tail parsed on the UI goroutine. goldmark
+// parses some 100 MB/s; a tail of megabytes (a blob the model is still
+// writing) would cost tens of milliseconds a frame, so it is parsed in
+// the background and drawn when done, the text before it staying on
+// screen meanwhile.
+const asyncTail = 256 << 10
+
 // SetMarkdown shows src. Calls whose text extends the previous text redo
 // only the tail.
 func (m *MarkdownView) SetMarkdown(src string) {
+	if m.parsing {
+		m.next, m.hasNext = src, true
+		return
+	}
 	if src == m.src {
 		return
 	}
@@ -98,25 +116,72 @@ func (m *MarkdownView) SetMarkdown(src string) {
 	if extends {
 		keep = stableBlocks(m.src, len(m.blocks), func(i int) int { return m.blocks[i].start })
 	}
-	if !m.render(src, keep, extends) {
+	if len(src)-m.blockStart(keep) > asyncTail {
+		m.parseInBackground(src, keep, extends)
+		return
+	}
+	tail := []byte(src[m.blockStart(keep):])
+	parsed, refs := mdParseBlocks(tail)
+	if !m.install(src, keep, extends, tail, parsed, refs, nil) {
 		// The tail brought the first link reference definition.
-		m.render(src, 0, false)
+		tail = []byte(src)
+		parsed, refs = mdParseBlocks(tail)
+		m.install(src, 0, false, tail, parsed, refs, nil)
 	}
 	m.src = src
 	m.Refresh()
 }
 
-// render re-parses src from the start of block keep and replaces the
-// blocks from there on, reusing closed blocks whose source is unchanged
-// when src extends the text they came from. It reports false, changing
-// nothing, when the tail defines link references but blocks were kept.
-func (m *MarkdownView) render(src string, keep int, extends bool) bool {
-	from := 0
+// blockStart is where block keep starts, or 0 when no block is kept.
+func (m *MarkdownView) blockStart(keep int) int {
 	if keep > 0 {
-		from = m.blocks[keep].start
+		return m.blocks[keep].start
 	}
-	tail := []byte(src[from:])
-	parsed, refs := mdParseBlocks(tail)
+	return 0
+}
+
+// parseInBackground parses the tail from block keep off the UI goroutine,
+// with the inline spans of its paragraphs, and shows the result when done.
+// Texts set meanwhile wait; the last of them is shown next.
+func (m *MarkdownView) parseInBackground(src string, keep int, extends bool) {
+	m.parsing = true
+	from := m.blockStart(keep)
+	var tail []byte
+	var parsed []parsedBlock
+	var refs bool
+	var spans map[ast.Node][]inlineSpan
+	inBackground(func() {
+		tail = []byte(src[from:])
+		parsed, refs = mdParseBlocksWith(newGFMParser(), tail)
+		spans = paragraphSpans(parsed, tail)
+	}, func() {
+		m.parsing = false
+		if !m.install(src, keep, extends, tail, parsed, refs, spans) {
+			m.parseInBackground(src, 0, false)
+			return
+		}
+		m.src = src
+		m.Refresh()
+		if m.resized != nil {
+			m.resized()
+		}
+		if m.hasNext {
+			next := m.next
+			m.next, m.hasNext = "", false
+			m.SetMarkdown(next)
+		}
+	})
+}
+
+// install replaces the blocks from keep on with those parsed from tail (the
+// text from where block keep starts), reusing closed blocks whose source
+// is unchanged when src extends the text they came from. spans, if set,
+// holds the inline spans of the parsed paragraphs and headings. It reports
+// false, changing nothing, when the tail defines link references but
+// blocks were kept.
+func (m *MarkdownView) install(src string, keep int, extends bool, tail []byte, parsed []parsedBlock, refs bool,
+	spans map[ast.Node][]inlineSpan) bool {
+	from := m.blockStart(keep)
 	if refs && !m.refs {
 		m.refs = true
 		if keep > 0 || extends {
@@ -128,7 +193,7 @@ func (m *MarkdownView) render(src string, keep int, extends bool) bool {
 	if extends && !m.refs {
 		old = m.blocks[keep:]
 	}
-	r := &mdRender{src: tail, links: &m.links, resized: m.blockResized}
+	r := &mdRender{src: tail, links: &m.links, resized: m.blockResized, spans: spans}
 	fresh := make([]mdBlock, 0, len(parsed))
 	prev := mdNoKind
 	if keep > 0 {

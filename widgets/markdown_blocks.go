@@ -17,6 +17,35 @@ type mdRender struct {
 	links *linkOpener
 	// resized is given to the blocks that can change height by themselves.
 	resized func()
+	// spans, if set, holds the inline spans of top-level paragraphs and
+	// headings, made in the background with the parse.
+	spans map[ast.Node][]inlineSpan
+}
+
+// inline is the spans of n, made now unless they were made beforehand
+// (only top-level blocks are, with the look they always have).
+func (r *mdRender) inline(n ast.Node, look spanLook) []inlineSpan {
+	if s, ok := r.spans[n]; ok {
+		return s
+	}
+	return inlineSpans(n, r.src, look)
+}
+
+// paragraphSpans makes the inline spans of the top-level paragraphs and
+// headings of a parse: the part of rendering that costs time in
+// proportion to the text and needs no widget, so it can be done off the
+// UI goroutine.
+func paragraphSpans(parsed []parsedBlock, src []byte) map[ast.Node][]inlineSpan {
+	spans := map[ast.Node][]inlineSpan{}
+	for _, p := range parsed {
+		switch t := p.node.(type) {
+		case *ast.Paragraph:
+			spans[t] = inlineSpans(t, src, spanLook{})
+		case *ast.Heading:
+			spans[t] = inlineSpans(t, src, headingLook(t.Level))
+		}
+	}
+	return spans
 }
 
 // flow is a text block of spans.
@@ -53,11 +82,11 @@ func blockGap(prev, n ast.NodeKind) float32 {
 func (r *mdRender) block(n ast.Node, look spanLook, depth int) fyne.CanvasObject {
 	switch t := n.(type) {
 	case *ast.Paragraph, *ast.TextBlock:
-		return r.flow(inlineSpans(n, r.src, look))
+		return r.flow(r.inline(n, look))
 	case *ast.Heading:
 		hl := headingLook(t.Level)
 		hl.color = look.color
-		return r.flow(inlineSpans(n, r.src, hl))
+		return r.flow(r.inline(n, hl))
 	case *ast.ThematicBreak:
 		return newRuleLine()
 	case *ast.FencedCodeBlock:
@@ -92,12 +121,12 @@ func (r *mdRender) update(obj fyne.CanvasObject, n ast.Node) bool {
 	switch t := n.(type) {
 	case *ast.Paragraph:
 		if f, ok := obj.(*textFlow); ok {
-			f.setSpans(inlineSpans(n, r.src, spanLook{}))
+			f.setSpans(r.inline(n, spanLook{}))
 			return true
 		}
 	case *ast.Heading:
 		if f, ok := obj.(*textFlow); ok {
-			f.setSpans(inlineSpans(n, r.src, headingLook(t.Level)))
+			f.setSpans(r.inline(n, headingLook(t.Level)))
 			return true
 		}
 	case *ast.FencedCodeBlock:

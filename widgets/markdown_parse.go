@@ -18,12 +18,18 @@ var (
 )
 
 // gfmParser is goldmark with GitHub's extensions: tables, task lists,
-// strikethrough and bare-URL autolinks.
+// strikethrough and bare-URL autolinks. It is the UI goroutine's.
 func gfmParser() parser.Parser {
 	mdParserOnce.Do(func() {
-		mdParser = goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser()
+		mdParser = newGFMParser()
 	})
 	return mdParser
+}
+
+// newGFMParser makes a parser of its own for work off the UI goroutine:
+// goldmark does not promise that one parser may parse on two goroutines.
+func newGFMParser() parser.Parser {
+	return goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser()
 }
 
 // parsedBlock is one top-level block of a parse, with the byte offset of
@@ -37,8 +43,12 @@ type parsedBlock struct {
 // reference definitions, which (unlike everything else) can change how
 // text elsewhere in the document renders.
 func mdParseBlocks(src []byte) (blocks []parsedBlock, refs bool) {
+	return mdParseBlocksWith(gfmParser(), src)
+}
+
+func mdParseBlocksWith(p parser.Parser, src []byte) (blocks []parsedBlock, refs bool) {
 	pc := parser.NewContext()
-	doc := gfmParser().Parse(text.NewReader(src), parser.WithContext(pc))
+	doc := p.Parse(text.NewReader(src), parser.WithContext(pc))
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		start := mdNodeStart(n)
 		if start < 0 {
@@ -87,9 +97,11 @@ func mdLineStart(src []byte, pos int) int {
 // It looks at blocks from the end only, so it costs the same however long
 // the document is; start(i) is the start line of block i of n.
 func stableBlocks(src string, n int, start func(int) int) int {
-	lastLine := strings.LastIndexByte(src, '\n') + 1
+	// Whether a block opened on the last line is whether a newline follows
+	// its start: a forward search, fast even through megabytes of a line.
+	onLastLine := func(i int) bool { return strings.IndexByte(src[start(i):], '\n') < 0 }
 	i := n - 1
-	for i >= 0 && start(i) >= lastLine {
+	for i >= 0 && onLastLine(i) {
 		i--
 	}
 	if i < 0 {

@@ -3,6 +3,7 @@ package widgets
 import (
 	"fmt"
 	"sort"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -18,6 +19,7 @@ import (
 const (
 	collapseLines   = 400
 	layoutStepLines = 4000
+	layoutStepTime  = 8 * time.Millisecond
 )
 
 // inlineSpan is a run of text that looks the same throughout.
@@ -123,6 +125,7 @@ func (f *textFlow) layoutAt(width float32) {
 	b.stopAt = collapseLines
 	if f.expanded {
 		b.stopAt = layoutStepLines
+		b.until = time.Now().Add(layoutStepTime)
 	}
 	done := b.run()
 	f.more = !done && !f.expanded
@@ -142,7 +145,8 @@ func (f *textFlow) scheduleStep(b *flowBuilder) {
 		if f.layout != b || !f.pending {
 			return
 		}
-		b.stopAt += layoutStepLines
+		b.stopAt = b.nlines + layoutStepLines
+		b.until = time.Now().Add(layoutStepTime)
 		f.pending = !b.run()
 		f.ver++
 		if f.pending {

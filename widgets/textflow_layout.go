@@ -1,6 +1,9 @@
 package widgets
 
 import (
+	"math"
+	"time"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 )
@@ -62,6 +65,10 @@ type flowBuilder struct {
 	stopAt int
 	// enough stops a measureOnly run once the widest line reaches it.
 	enough float32
+	// until, when set, also stops the run once it has passed, at the next
+	// line: measuring words never seen before costs microseconds each,
+	// and a text of megabytes of them must not hold the UI for seconds.
+	until time.Time
 
 	lines  []flowLine
 	pieces []flowPiece
@@ -182,6 +189,9 @@ func (b *flowBuilder) add(s *inlineSpan) bool {
 // word places text[start:end] of s, wrapping before it when it does not
 // fit. It returns where it stopped inside the word, or -1 once placed.
 func (b *flowBuilder) word(s *inlineSpan, m *fontMetric, start, end int) int {
+	if end-start > longRun {
+		return b.longWord(s, m, start, end)
+	}
 	w := measureWord(b.appTh, s.text[start:end], m.size, s.style)
 	if b.maxW > 0 && len(b.line) > 0 && b.rightEdgeWith(s, start, w) > b.maxW {
 		b.space = nil
@@ -255,6 +265,30 @@ func (b *flowBuilder) place(s *inlineSpan, m *fontMetric, start, end int, w floa
 	b.x = x + w + b.pad(s)
 }
 
+// longWord places a run too long to be a word (it may be megabytes),
+// measuring it only as far as the line it starts on reaches.
+func (b *flowBuilder) longWord(s *inlineSpan, m *fontMetric, start, end int) int {
+	avail := b.maxW - b.rightEdgeWith(s, start, 0)
+	if b.maxW <= 0 {
+		avail = math.MaxFloat32
+		if b.enough > 0 {
+			avail = b.enough
+		}
+	}
+	if n, w := fitRunes(b.appTh, s.text[start:end], m.size, s.style, avail); n == end-start || b.maxW <= 0 {
+		b.place(s, m, start, start+n, w)
+		return -1
+	}
+	if len(b.line) > 0 {
+		b.space = nil
+		b.flushLine(m)
+		if b.full() {
+			return start
+		}
+	}
+	return b.breakWord(s, m, start, end)
+}
+
 // breakWord splits a word longer than a line at character boundaries,
 // measuring characters, never the whole word (it may be megabytes). It
 // returns where it stopped, or -1 once the word is placed.
@@ -310,6 +344,9 @@ func (b *flowBuilder) flushLine(m *fontMetric) {
 	b.nlines++
 	b.line = b.line[:0]
 	b.x = 0
+	if !b.until.IsZero() && b.nlines%16 == 0 && time.Now().After(b.until) {
+		b.stopAt = b.nlines
+	}
 }
 
 // height is the height of the lines laid out so far.
