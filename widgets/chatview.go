@@ -1,6 +1,8 @@
 package widgets
 
 import (
+	"slices"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
@@ -193,6 +195,7 @@ func (cv *ChatView) prepend(items []ChatItem, guess func(int) float32) {
 }
 
 func copyChatItems(dst, src []ChatItem) []ChatItem {
+	dst = slices.Grow(dst, len(src))
 	for i := range src {
 		dst = append(dst, ChatItem{})
 		copyChatItem(&dst[len(dst)-1], &src[i])

@@ -311,3 +311,38 @@ func TestChatViewItemsBeforeShown(t *testing.T) {
 		t.Fatal("clearing the transcript left rows on screen")
 	}
 }
+
+// A long session can be shown from its end first and whole a moment later:
+// the entries before are put in front, and the screen does not move.
+func TestChatViewOlderEntriesPrepended(t *testing.T) {
+	newMDTestApp(t)
+	cv := NewChatView()
+	w := test.NewTempWindow(t, cv)
+	w.Resize(fyne.NewSize(700, 500))
+	all := manyItems(3000, 800)
+	cv.SetItems(all[len(all)-20:])
+	built := cv.viewsBuilt
+	bottom := rowBottomOnScreen(cv, 19)
+	cv.SetItems(all)
+	if cv.shownView(len(all)-1) == nil || !cv.atBottom() {
+		t.Fatal("the end is no longer on screen")
+	}
+	if got := rowBottomOnScreen(cv, len(all)-1); got != bottom {
+		t.Fatalf("the last entry moved on screen from %v to %v", bottom, got)
+	}
+	if cv.viewsBuilt != built {
+		t.Fatalf("%d views built again for entries already shown", cv.viewsBuilt-built)
+	}
+
+	// Scrolled up, what the user reads stays where it is.
+	cv.SetItems(all[len(all)-40:])
+	scrollTo(cv, 200)
+	top := cv.shown[0]
+	id := cv.items[top.index].ID
+	onScreen := float32(cv.rows.topOf(top.index)) - cv.scroll.Offset.Y
+	cv.SetItems(all)
+	i := cv.ids[id]
+	if got := float32(cv.rows.topOf(i)) - cv.scroll.Offset.Y; got != onScreen {
+		t.Fatalf("entry %s moved on screen from %v to %v", id, onScreen, got)
+	}
+}
