@@ -30,11 +30,7 @@ type codeBlock struct {
 	copy *copyAction
 	// closed is set once the closing fence has arrived.
 	closed bool
-	// resized is called when the block changed height by itself.
-	resized func()
-
-	expanded bool
-	showAll  *miniButton
+	foldable
 	bg       *canvas.Rectangle
 	langText *canvas.Text
 
@@ -47,22 +43,19 @@ type codeBlock struct {
 	lexCount int // lexes started, for tests
 	inLayout bool
 
-	valid   bool
-	laidW   float32
-	stamp   lookStamp
-	ver     uint64
-	lay     codeLayout
-	more    bool
-	pending bool
+	valid bool
+	laidW float32
+	stamp lookStamp
+	ver   uint64
+	lay   codeLayout
 
-	win      rowWindow
-	shown    drawnLines
-	drawnVer uint64
-	objects  []fyne.CanvasObject
+	lineWindow
+	shown   drawnLines
+	objects []fyne.CanvasObject
 }
 
 func newCodeBlock(lang, code string, closed bool) *codeBlock {
-	c := &codeBlock{lang: lang, win: everything, bg: canvas.NewRectangle(nil), langText: &canvas.Text{}}
+	c := &codeBlock{lang: lang, lineWindow: lineWindow{win: everything}, bg: canvas.NewRectangle(nil), langText: &canvas.Text{}}
 	c.setCode(code, closed)
 	c.copy = newCopyAction(func() string { return c.code })
 	c.ExtendBaseWidget(c)
@@ -118,13 +111,8 @@ func (c *codeBlock) layoutAt(width float32) {
 		code: c.code, hl: c.usableHighlight(st), cols: cols, cell: cell, pad: pad,
 		top: c.copy.MinSize().Height + 2, fg: resolveColor(th, theme.ColorNameForeground), textSize: textSize,
 	}
-	c.lay.stopAt = collapseLines
-	if c.expanded {
-		c.lay.stopAt = layoutStepLines
-	}
-	done := c.lay.run()
-	c.more = !done && !c.expanded
-	c.pending = !done && c.expanded
+	c.lay.stopAt = c.limit()
+	c.laidOut(c.lay.run())
 	c.laidW, c.stamp, c.valid = width, st, true
 	c.ver++
 	c.placeChrome(th, width)
@@ -169,16 +157,8 @@ func (c *codeBlock) scheduleStep() {
 		if c.pending {
 			c.scheduleStep()
 		}
-		c.grew()
+		c.grew(c.Refresh)
 	})
-}
-
-func (c *codeBlock) grew() {
-	if c.resized != nil {
-		c.resized()
-		return
-	}
-	c.Refresh()
 }
 
 func (c *codeBlock) expand() {
@@ -187,15 +167,10 @@ func (c *codeBlock) expand() {
 	if w := c.Size().Width; w > 0 {
 		c.layoutAt(w)
 	}
-	c.grew()
+	c.grew(c.Refresh)
 }
 
-func (c *codeBlock) showAllButton() *miniButton {
-	if c.showAll == nil {
-		c.showAll = newMiniLinkButton("Show all", c.expand)
-	}
-	return c.showAll
-}
+func (c *codeBlock) showAllButton() *miniButton { return c.button(c.expand) }
 
 // usableHighlight is the lexed lines if they are for the code shown now.
 func (c *codeBlock) usableHighlight(st lookStamp) [][]codeRun {
@@ -241,12 +216,9 @@ func (c *codeBlock) highlight(th fyne.Theme, st lookStamp) {
 
 // setWindow implements windowed.
 func (c *codeBlock) setWindow(top, bottom float32) {
-	w := rowWindow{top, bottom}
-	if w == c.win && c.drawnVer == c.ver {
-		return
+	if c.moveTo(top, bottom, c.ver) {
+		c.draw()
 	}
-	c.win = w
-	c.draw()
 }
 
 // draw brings the objects in line with the layout and the window.

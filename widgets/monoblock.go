@@ -19,15 +19,14 @@ type monoBlock struct {
 	size   float32
 	width  float32
 
-	ver      uint64
-	win      rowWindow
-	shown    drawnLines
-	drawnVer uint64
-	objects  []fyne.CanvasObject
+	ver uint64
+	lineWindow
+	shown   drawnLines
+	objects []fyne.CanvasObject
 }
 
 func newMonoBlock() *monoBlock {
-	b := &monoBlock{win: everything}
+	b := &monoBlock{lineWindow: lineWindow{win: everything}}
 	b.ExtendBaseWidget(b)
 	return b
 }
@@ -43,12 +42,9 @@ func (b *monoBlock) heightAt(float32) float32 { return float32(len(b.lines)) * b
 
 // setWindow implements windowed.
 func (b *monoBlock) setWindow(top, bottom float32) {
-	w := rowWindow{top, bottom}
-	if w == b.win && b.drawnVer == b.ver {
-		return
+	if b.moveTo(top, bottom, b.ver) {
+		b.draw()
 	}
-	b.win = w
-	b.draw()
 }
 
 func (b *monoBlock) draw() {

@@ -50,29 +50,21 @@ type textFlow struct {
 	spans []inlineSpan
 	align fyne.TextAlign
 	links *linkOpener
-	// resized is called when the flow changed height by itself (Show all,
-	// or a step of a long layout), for the owner to measure it again.
-	resized func()
+	foldable
 
-	expanded bool
-	showAll  *miniButton
+	valid  bool
+	laidW  float32
+	stamp  lookStamp
+	layout *flowBuilder
+	ver    uint64
 
-	valid   bool
-	laidW   float32
-	stamp   lookStamp
-	layout  *flowBuilder
-	more    bool // collapsed with text left over
-	pending bool // shown whole, with layout steps still to come
-	ver     uint64
-
-	win      rowWindow
-	drawn    drawnLines
-	drawnVer uint64
-	objects  []fyne.CanvasObject
+	lineWindow
+	drawn   drawnLines
+	objects []fyne.CanvasObject
 }
 
 func newTextFlow(spans []inlineSpan, links *linkOpener) *textFlow {
-	f := &textFlow{spans: spans, links: links, win: everything}
+	f := &textFlow{spans: spans, links: links, lineWindow: lineWindow{win: everything}}
 	f.ExtendBaseWidget(f)
 	return f
 }
@@ -122,14 +114,11 @@ func (f *textFlow) layoutAt(width float32) {
 		f.drawn.clear() // colours and sizes change: nothing drawn stays
 	}
 	b := newFlowBuilder(th, f.spans, width, f.align, false)
-	b.stopAt = collapseLines
+	b.stopAt = f.limit()
 	if f.expanded {
-		b.stopAt = layoutStepLines
 		b.until = time.Now().Add(layoutStepTime)
 	}
-	done := b.run()
-	f.more = !done && !f.expanded
-	f.pending = !done && f.expanded
+	f.laidOut(b.run())
 	f.layout = b
 	f.laidW, f.stamp, f.valid = width, st, true
 	f.ver++
@@ -152,18 +141,8 @@ func (f *textFlow) scheduleStep(b *flowBuilder) {
 		if f.pending {
 			f.scheduleStep(b)
 		}
-		f.grew()
+		f.grew(f.Refresh)
 	})
-}
-
-// grew tells the owner the height changed, or lays out and draws again
-// when nobody listens.
-func (f *textFlow) grew() {
-	if f.resized != nil {
-		f.resized()
-		return
-	}
-	f.Refresh()
 }
 
 // expand shows the whole text.
@@ -173,24 +152,16 @@ func (f *textFlow) expand() {
 	if w := f.Size().Width; w > 0 {
 		f.layoutAt(w)
 	}
-	f.grew()
+	f.grew(f.Refresh)
 }
 
-func (f *textFlow) showAllButton() *miniButton {
-	if f.showAll == nil {
-		f.showAll = newMiniLinkButton("Show all", f.expand)
-	}
-	return f.showAll
-}
+func (f *textFlow) showAllButton() *miniButton { return f.button(f.expand) }
 
 // setWindow implements windowed.
 func (f *textFlow) setWindow(top, bottom float32) {
-	w := rowWindow{top, bottom}
-	if w == f.win && f.drawnVer == f.ver {
-		return
+	if f.moveTo(top, bottom, f.ver) {
+		f.draw()
 	}
-	f.win = w
-	f.draw()
 }
 
 // draw brings the drawn lines in line with the layout and the window.
