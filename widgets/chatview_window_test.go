@@ -380,3 +380,43 @@ func TestChatViewLongCodeBlockDrawsOnlyTheScreen(t *testing.T) {
 		checkBounded(t, cv, fmt.Sprintf("whole, at %v", off))
 	}
 }
+
+// The markdown of a tail of megabytes is parsed off the UI goroutine: the
+// view hands it to inBackground, and shows the text before it meanwhile.
+func TestMarkdownHugeTailParsedInBackground(t *testing.T) {
+	newMDTestApp(t)
+	var queued []func()
+	old := inBackground
+	inBackground = func(work, done func()) {
+		queued = append(queued, func() {
+			work()
+			done()
+		})
+	}
+	defer func() { inBackground = old }()
+	m := mdLaidOut(NewMarkdownView())
+	m.SetMarkdown("# Title\n\nFirst paragraph.\n\n")
+	if len(queued) != 0 {
+		t.Fatal("a short text went to the background")
+	}
+	huge := m.Markdown() + strings.Repeat("abcdefghij", 100<<10)
+	m.SetMarkdown(huge)
+	m.SetMarkdown(huge + " and more")
+	if len(queued) != 1 || m.Markdown() == huge || !m.parsing {
+		t.Fatalf("%d background parses queued, parsing %v", len(queued), m.parsing)
+	}
+	if len(m.blocks) != 2 {
+		t.Fatalf("%d blocks shown while the tail is parsed; want the two before it", len(m.blocks))
+	}
+	for len(queued) > 0 {
+		q := queued[0]
+		queued = queued[1:]
+		q()
+	}
+	if got := m.Markdown(); got != huge+" and more" {
+		t.Fatalf("shows %d bytes, want the last text set (%d)", len(got), len(huge)+9)
+	}
+	if len(m.blocks) != 3 {
+		t.Fatalf("%d blocks after the parse", len(m.blocks))
+	}
+}
