@@ -25,7 +25,9 @@ type replyView struct {
 	footer fyne.CanvasObject
 	// footerKey names what footer shows, to rebuild it only on change.
 	footerKey string
-	markdown  string
+	// markdown is the reply's text blocks, joined when copied: a reply of
+	// megabytes is not copied on every streamed update.
+	markdown []string
 }
 
 // replyPart is what one or more consecutive blocks are drawn with: a
@@ -38,7 +40,7 @@ type replyPart struct {
 func newReplyView(id string, env *chatEnv) *replyView {
 	v := &replyView{id: id, env: env, meta: &canvas.Text{}}
 	v.windowedParts = newWindowedParts(v.objects)
-	v.copy = newCopyAction(func() string { return v.markdown })
+	v.copy = newCopyAction(func() string { return strings.Join(v.markdown, "\n\n") })
 	v.ExtendBaseWidget(v)
 	v.restyle()
 	return v
@@ -77,7 +79,7 @@ func (v *replyView) update(it *ChatItem) {
 	}
 	reshaped = reshaped || p != len(v.parts)
 	v.parts = v.parts[:p]
-	v.markdown = strings.Join(md, "\n\n")
+	v.markdown = md
 	if v.setFooter(it) || reshaped {
 		if s := v.Size(); s.Width > 0 {
 			layoutSelf(v, s)
