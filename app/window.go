@@ -122,6 +122,10 @@ func (w *Window) build() {
 	w.prompt.Editor.OnEscape = w.stop
 	w.prompt.Editor.OnShortcut = w.shortcut
 	w.prompt.Editor.OnPaste = w.pasteImage
+	w.prompt.Editor.SetCursorBlink(w.settings.BlinkCursor)
+	// The idle timer's work goes through uiDo, which the window tests
+	// serialize with their own UI actions.
+	w.prompt.Editor.RunOnUI = func(f func()) { uiDo(f) }
 	w.toasts = widgets.NewToastLayer()
 	w.above, w.below = widgets.NewExtensionBlocks(), widgets.NewExtensionBlocks()
 	w.draftRestore = widgets.NewDraftRestore()
