@@ -309,6 +309,7 @@ func (w *Window) Quit() {
 
 func (w *Window) quit() {
 	w.frames.Stop()
+	w.prompt.Editor.StopBlinkTimer()
 	if w.controller != nil {
 		// Off the UI goroutine: shutting down waits for the agent, and for
 		// goroutines that may be waiting for the UI.
@@ -419,6 +420,7 @@ func (w *Window) openPath(path string) {
 func (w *Window) shutdown() {
 	w.loopEnded.Store(true)
 	w.frames.Stop()
+	w.prompt.Editor.StopBlinkTimer()
 	if w.controller != nil {
 		w.controller.Shutdown()
 	}

@@ -145,6 +145,11 @@ func (e *PromptEditor) idle() {
 	e.stopBlinking()
 }
 
+// StopBlinkTimer stops a pending idle timer, for a window that is closing:
+// its work must not reach the UI goroutine once the loop has ended. Input
+// would start it again.
+func (e *PromptEditor) StopBlinkTimer() { e.stopTimer() }
+
 func (e *PromptEditor) stopTimer() {
 	if e.blink.timer != nil {
 		e.blink.timer.Stop()

@@ -355,3 +355,12 @@ func TestPromptEditorCursorStaysSolid(t *testing.T) {
 		t.Fatalf("text %q", r.e.Text())
 	}
 }
+
+func TestPromptEditorStopBlinkTimer(t *testing.T) {
+	r := newBlinkRig(t)
+	r.e.StopBlinkTimer()
+	r.clock.Advance(time.Hour)
+	if r.clock.pending() != 0 || r.clock.fired != 0 {
+		t.Fatalf("after StopBlinkTimer: %d armed, %d fired", r.clock.pending(), r.clock.fired)
+	}
+}
