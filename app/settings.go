@@ -13,6 +13,7 @@ const (
 	prefWorkDir   = "agent.workdir"
 	prefTheme     = "ui.theme"
 	prefTextSize  = "ui.textsize"
+	prefBlink     = "ui.cursorblink"
 )
 
 // Theme choices.
@@ -31,16 +32,20 @@ type Settings struct {
 	Theme     string
 	// TextScale multiplies the theme's text sizes (1 = normal).
 	TextScale float64
+	// BlinkCursor lets the editor's cursor blink (until 10 s without
+	// input); off, it is always solid.
+	BlinkCursor bool
 }
 
 // LoadSettings reads the settings.
 func LoadSettings(p fyne.Preferences) Settings {
 	return Settings{
-		AgentPath: p.String(prefAgentPath),
-		AgentArgs: splitArgs(p.String(prefAgentArgs)),
-		WorkDir:   p.String(prefWorkDir),
-		Theme:     p.StringWithFallback(prefTheme, ThemeSystem),
-		TextScale: p.FloatWithFallback(prefTextSize, 1),
+		AgentPath:   p.String(prefAgentPath),
+		AgentArgs:   splitArgs(p.String(prefAgentArgs)),
+		WorkDir:     p.String(prefWorkDir),
+		Theme:       p.StringWithFallback(prefTheme, ThemeSystem),
+		TextScale:   p.FloatWithFallback(prefTextSize, 1),
+		BlinkCursor: p.BoolWithFallback(prefBlink, true),
 	}
 }
 
@@ -51,6 +56,7 @@ func (s Settings) Save(p fyne.Preferences) {
 	p.SetString(prefWorkDir, s.WorkDir)
 	p.SetString(prefTheme, s.Theme)
 	p.SetFloat(prefTextSize, s.TextScale)
+	p.SetBool(prefBlink, s.BlinkCursor)
 }
 
 // splitArgs reads one argument per line, so arguments may hold spaces

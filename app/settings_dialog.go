@@ -21,7 +21,7 @@ func storageURL(path string) (*url.URL, error) {
 }
 
 // showSettings edits the saved settings. Agent changes apply on the next
-// start (or Restart); theme and text size apply at once.
+// start (or Restart); theme, text size and the cursor apply at once.
 func (w *Window) showSettings() {
 	agent := widget.NewEntry()
 	agent.SetText(w.settings.AgentPath)
@@ -44,12 +44,15 @@ func (w *Window) showSettings() {
 			size.SetSelected(name)
 		}
 	}
+	blink := widget.NewCheck("Blinking cursor", nil)
+	blink.SetChecked(w.settings.BlinkCursor)
 	items := []*widget.FormItem{
 		widget.NewFormItem("Agent", agent),
 		widget.NewFormItem("Agent arguments", args),
 		widget.NewFormItem("Working folder", dir),
 		widget.NewFormItem("Theme", themes),
 		widget.NewFormItem("Text size", size),
+		widget.NewFormItem("Cursor", blink),
 	}
 	d := dialog.NewForm("Settings", "Save", "Cancel", items, func(ok bool) {
 		if !ok {
@@ -61,14 +64,16 @@ func (w *Window) showSettings() {
 		s.WorkDir = strings.TrimSpace(dir.Text)
 		s.Theme = themes.Selected
 		s.TextScale = sizes[size.Selected]
+		s.BlinkCursor = blink.Checked
 		agentChanged := s.AgentPath != w.settings.AgentPath || strings.Join(s.AgentArgs, "\n") != strings.Join(w.settings.AgentArgs, "\n") || s.WorkDir != w.settings.WorkDir
 		w.settings = s
 		s.Save(w.app.Preferences())
 		w.app.Settings().SetTheme(newAppTheme(s))
+		w.prompt.Editor.SetCursorBlink(s.BlinkCursor)
 		if agentChanged {
 			dialog.ShowInformation("Settings saved", fmt.Sprintf("The agent settings apply the next time the agent starts (Restart, or reopen the app)."), w.win)
 		}
 	}, w.win)
-	d.Resize(fyne.NewSize(560, 420))
+	d.Resize(fyne.NewSize(560, 460))
 	d.Show()
 }

@@ -122,6 +122,10 @@ func (w *Window) build() {
 	w.prompt.Editor.OnEscape = w.stop
 	w.prompt.Editor.OnShortcut = w.shortcut
 	w.prompt.Editor.OnPaste = w.pasteImage
+	w.prompt.Editor.SetCursorBlink(w.settings.BlinkCursor)
+	// The idle timer's work goes through uiDo, which the window tests
+	// serialize with their own UI actions.
+	w.prompt.Editor.RunOnUI = func(f func()) { uiDo(f) }
 	w.toasts = widgets.NewToastLayer()
 	w.above, w.below = widgets.NewExtensionBlocks(), widgets.NewExtensionBlocks()
 	w.draftRestore = widgets.NewDraftRestore()
@@ -305,6 +309,7 @@ func (w *Window) Quit() {
 
 func (w *Window) quit() {
 	w.frames.Stop()
+	w.prompt.Editor.StopBlinkTimer()
 	if w.controller != nil {
 		// Off the UI goroutine: shutting down waits for the agent, and for
 		// goroutines that may be waiting for the UI.
@@ -415,6 +420,7 @@ func (w *Window) openPath(path string) {
 func (w *Window) shutdown() {
 	w.loopEnded.Store(true)
 	w.frames.Stop()
+	w.prompt.Editor.StopBlinkTimer()
 	if w.controller != nil {
 		w.controller.Shutdown()
 	}

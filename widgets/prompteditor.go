@@ -46,6 +46,10 @@ type PromptEditor struct {
 	// OnOtherShortcut gets the shortcuts the editor does not use, so the
 	// window's menu shortcuts work while the editor has the focus.
 	OnOtherShortcut func(fyne.Shortcut) bool
+	// RunOnUI hands the idle timer's work to the UI goroutine; nil means
+	// fyne.Do. The app's window tests swap in one that takes turns with
+	// the test.
+	RunOnUI func(func())
 
 	streaming bool
 	// held is the modifier state seen through KeyDown/KeyUp, for drivers
@@ -53,12 +57,16 @@ type PromptEditor struct {
 	held fyne.KeyModifier
 	// modifiers reports the modifiers held now; nil asks the driver.
 	modifiers func() fyne.KeyModifier
+	// blink stops the cursor's blinking after CursorBlinkTimeout without
+	// input (cursorblink.go).
+	blink cursorBlink
 }
 
 var (
 	_ fyne.Tabbable     = (*PromptEditor)(nil)
 	_ fyne.Shortcutable = (*PromptEditor)(nil)
 	_ desktop.Keyable   = (*PromptEditor)(nil)
+	_ desktop.Mouseable = (*PromptEditor)(nil)
 )
 
 // NewPromptEditor returns an empty editor.
@@ -77,6 +85,23 @@ func (e *PromptEditor) Text() string { return e.Entry.Text }
 
 // Clear empties the editor after the agent accepted what was sent.
 func (e *PromptEditor) Clear() { e.SetText("") }
+
+// SetText replaces the draft; a solid (idle) cursor stays solid.
+func (e *PromptEditor) SetText(text string) { e.keepStill(func() { e.Entry.SetText(text) }) }
+
+// Append adds text at the end of the draft; a solid cursor stays solid.
+func (e *PromptEditor) Append(text string) { e.keepStill(func() { e.Entry.Append(text) }) }
+
+// Refresh repaints the editor. While the cursor is solid it stops the blink
+// again, should anything have restarted it (a theme change refreshes the
+// entry's inner content, which starts it, before the editor itself).
+func (e *PromptEditor) Refresh() {
+	if b := &e.blink; b.solid && b.focused && !b.applying {
+		e.stopBlinking()
+		return
+	}
+	e.Entry.Refresh()
+}
 
 // SetStreaming switches Enter between sending and steering.
 func (e *PromptEditor) SetStreaming(streaming bool) {
@@ -124,6 +149,10 @@ func (e *PromptEditor) AcceptsTab() bool { return true }
 // TypedKey handles the keys the chat gives meaning to and leaves the rest to
 // the entry.
 func (e *PromptEditor) TypedKey(ev *fyne.KeyEvent) {
+	e.input(func() { e.typedKey(ev) })
+}
+
+func (e *PromptEditor) typedKey(ev *fyne.KeyEvent) {
 	mods := e.currentModifiers()
 	switch ev.Name {
 	case fyne.KeyReturn, fyne.KeyEnter:
@@ -155,6 +184,10 @@ func (e *PromptEditor) TypedKey(ev *fyne.KeyEvent) {
 // with Alt or Ctrl held (any modifier but Shift makes a key a shortcut) and
 // the window shortcuts.
 func (e *PromptEditor) TypedShortcut(s fyne.Shortcut) {
+	e.input(func() { e.typedShortcut(s) })
+}
+
+func (e *PromptEditor) typedShortcut(s fyne.Shortcut) {
 	if _, paste := s.(*fyne.ShortcutPaste); paste && e.OnPaste != nil && e.OnPaste() {
 		return
 	}
@@ -199,10 +232,25 @@ func (e *PromptEditor) shortcut(name string) {
 	}
 }
 
+// TypedRune types a character.
+func (e *PromptEditor) TypedRune(r rune) {
+	e.input(func() { e.Entry.TypedRune(r) })
+}
+
+// MouseDown is a click: the cursor blinks again.
+func (e *PromptEditor) MouseDown(m *desktop.MouseEvent) {
+	e.input(func() { e.Entry.MouseDown(m) })
+}
+
+// MouseUp ends a click or a drag.
+func (e *PromptEditor) MouseUp(m *desktop.MouseEvent) {
+	e.input(func() { e.Entry.MouseUp(m) })
+}
+
 // KeyDown tracks modifiers for drivers that do not report them.
 func (e *PromptEditor) KeyDown(ev *fyne.KeyEvent) {
 	e.held |= modifierOf(ev.Name)
-	e.Entry.KeyDown(ev)
+	e.input(func() { e.Entry.KeyDown(ev) })
 }
 
 // KeyUp tracks modifiers for drivers that do not report them.
@@ -211,9 +259,29 @@ func (e *PromptEditor) KeyUp(ev *fyne.KeyEvent) {
 	e.Entry.KeyUp(ev)
 }
 
-// FocusLost forgets held modifiers: their release goes elsewhere.
+// FocusGained starts the blink and its count, or paints the cursor solid
+// when blinking is off.
+func (e *PromptEditor) FocusGained() {
+	b := &e.blink
+	b.focused = true
+	if b.off {
+		b.solid = true
+		e.withoutAnimations(e.Entry.FocusGained)
+		return
+	}
+	b.solid = false
+	e.Entry.FocusGained()
+	e.wake()
+}
+
+// FocusLost forgets held modifiers: their release goes elsewhere. The
+// entry stops its blink and hides the cursor; the idle timer stops too.
 func (e *PromptEditor) FocusLost() {
 	e.held = 0
+	b := &e.blink
+	b.focused = false
+	b.solid = false
+	e.stopTimer()
 	e.Entry.FocusLost()
 }
 
