@@ -179,4 +179,19 @@ func TestEncodeCommand(t *testing.T) {
 	if string(rec) != `{"id":"kc-9","type":"get_entries"}`+"\n" {
 		t.Fatalf("%s", rec)
 	}
+	// Names and ids are JSON strings, not Go-quoted ones (\x01, \a).
+	for _, name := range []string{"we\x01ird\a\"quoted\\", "line\u2028sep é\tx", "bad\xffutf8"} {
+		rec, err := encodeCommand(name+"-id", name, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got struct{ ID, Type string }
+		if err := json.Unmarshal(rec, &got); err != nil {
+			t.Fatalf("%q encodes as invalid JSON %s: %v", name, rec, err)
+		}
+		want := strings.ToValidUTF8(name, "\uFFFD")
+		if got.Type != want || got.ID != want+"-id" {
+			t.Fatalf("%q came back as %q / %q", name, got.Type, got.ID)
+		}
+	}
 }

@@ -35,9 +35,9 @@ func (c *call) finish(resp *Response, err error) {
 func encodeCommand(id, command string, params any) ([]byte, error) {
 	rec := make([]byte, 0, 64)
 	rec = append(rec, `{"id":`...)
-	rec = strconv.AppendQuote(rec, id)
+	rec = appendJSONString(rec, id)
 	rec = append(rec, `,"type":`...)
-	rec = strconv.AppendQuote(rec, command)
+	rec = appendJSONString(rec, command)
 	if params != nil {
 		body, err := json.Marshal(params)
 		if err != nil {
@@ -52,6 +52,16 @@ func encodeCommand(id, command string, params any) ([]byte, error) {
 		}
 	}
 	return append(rec, '}', '\n'), nil
+}
+
+// appendJSONString appends s as a JSON string. Go's quoting (\x01, \a) is
+// not JSON, and invalid UTF-8 becomes U+FFFD as encoding/json does it.
+func appendJSONString(dst []byte, s string) []byte {
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic("rpcconn: encoding a string cannot fail: " + err.Error())
+	}
+	return append(dst, b...)
 }
 
 // Call sends a command and waits for its response, decoding data into out
@@ -166,6 +176,9 @@ func (c *Conn) route(resp *Response) {
 		wasAbandoned := c.abandoned[resp.ID]
 		delete(c.abandoned, resp.ID)
 		c.mu.Unlock()
+		if cl != nil && !resp.Success && isUnknownCommand(resp.Error) {
+			c.caps.markMissing(cl.command)
+		}
 		switch {
 		case cl != nil:
 			cl.finish(resp, nil)
@@ -183,6 +196,13 @@ func (c *Conn) route(resp *Response) {
 	unknown := !resp.Success && isUnknownCommand(resp.Error)
 	if unknown {
 		c.caps.markMissing(resp.Command)
+	}
+	// A parse error names no command; it belongs to the one call waiting,
+	// if only one is, rather than leaving that call to its timeout.
+	if resp.Command == "parse" && !resp.Success && len(c.pending) == 1 {
+		for _, cl := range c.pending {
+			candidates = []*call{cl}
+		}
 	}
 	// Every call of an unknown command gets the same answer, so all of them
 	// can have it; otherwise only a single candidate is certain.

@@ -1,6 +1,7 @@
 package rpcconn
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -484,5 +485,66 @@ func TestOlderAgentCapabilities(t *testing.T) {
 	// The second call of a missing command is not even sent.
 	if _, err := c.GetTree(ctx); !errors.Is(err, ErrUnsupported) {
 		t.Fatalf("second get_tree: %v", err)
+	}
+}
+
+func TestParseErrorFailsTheOnlyWaitingCall(t *testing.T) {
+	c := startFake(t, "--fake-parse-error=get_session_stats")
+	ctx := testContext(t)
+	waitFor(t, func() bool { return c.Capabilities().Probed })
+	// The only call waiting owns the id-less parse error: it fails at once
+	// instead of waiting for its deadline.
+	began := time.Now()
+	_, err := c.GetSessionStats(ctx)
+	var ce *CommandError
+	if !errors.As(err, &ce) || ce.Command != "get_session_stats" || !strings.Contains(ce.Message, "Failed to parse") {
+		t.Fatalf("get_session_stats: %v", err)
+	}
+	if d := time.Since(began); d > 10*time.Second {
+		t.Fatalf("the parse error took %v to fail the call", d)
+	}
+	if _, err := c.GetState(ctx); err != nil {
+		t.Fatalf("the connection is unusable after a parse error: %v", err)
+	}
+
+	// With two calls waiting nobody can say whose line it was: the parse
+	// error is reported, and the calls wait on.
+	bash := make(chan error, 1)
+	go func() {
+		_, err := c.Bash(ctx, "sleep 2", nil)
+		bash <- err
+	}()
+	time.Sleep(200 * time.Millisecond)
+	short, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	if _, err := c.GetSessionStats(short); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("get_session_stats beside a running bash: %v", err)
+	}
+	evs := collectUntil(t, c, isType(TypeProtocolError))
+	if pe := evs[len(evs)-1].(*ProtocolError); pe.Response == nil || pe.Response.Command != "parse" {
+		t.Fatalf("reported %+v", pe)
+	}
+	if err := <-bash; err != nil {
+		t.Fatalf("bash: %v", err)
+	}
+}
+
+func TestUnknownCommandWithIDMarksItMissing(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "stdin.log")
+	c := startFake(t, "--fake-log="+log)
+	ctx := testContext(t)
+	err := c.Call(ctx, "no_such_command", nil, nil)
+	if !errors.Is(err, ErrUnsupported) {
+		t.Fatalf("first call: %v", err)
+	}
+	if c.Capabilities().Supports("no_such_command") {
+		t.Fatalf("capabilities %+v", c.Capabilities())
+	}
+	if err := c.Call(ctx, "no_such_command", nil, nil); !errors.Is(err, ErrUnsupported) {
+		t.Fatalf("second call: %v", err)
+	}
+	data, _ := os.ReadFile(log)
+	if n := strings.Count(string(data), `"no_such_command"`); n != 1 {
+		t.Fatalf("sent %d times:\n%s", n, data)
 	}
 }

@@ -186,6 +186,11 @@ func (a *agent) handleLine(line []byte) {
 		a.answerDialog(c)
 		return
 	}
+	if a.opts.ParseError != "" && c.typ() == a.opts.ParseError {
+		a.emit(obj("type", "response", "command", "parse", "success", false,
+			"error", "Failed to parse command: Unexpected token in JSON at position 0"))
+		return
+	}
 	h, ok := handlers[c.typ()]
 	if !ok || (h.newer && a.opts.Older) {
 		id := c.ID

@@ -45,6 +45,8 @@
 //	--fake-ignore-stdin-close     keep running after stdin ends, until killed
 //	--fake-ignore-sigterm         ignore SIGTERM (combine with the above to need SIGKILL)
 //	--fake-cancel-switch          new_session, switch_session, fork, clone answer cancelled:true
+//	--fake-parse-error=COMMAND    answer COMMAND with an id-less "parse" error, as if its
+//	                              line were malformed
 //
 // When stdin ends the fake exits 0 at once, between records.
 //

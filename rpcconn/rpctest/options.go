@@ -23,6 +23,9 @@ type options struct {
 	StderrLines      int
 	Log              string
 	CancelSwitch     bool
+	// ParseError names a command the fake answers as if the line did not
+	// parse: an id-less "parse" response.
+	ParseError string
 
 	// Agent flags.
 	Model       string
@@ -84,6 +87,8 @@ func parseOptions(args []string) (options, error) {
 			o.Log = next()
 		case "--fake-cancel-switch":
 			o.CancelSwitch = true
+		case "--fake-parse-error":
+			o.ParseError = next()
 		case "--model":
 			o.Model = next()
 		case "--thinking":
