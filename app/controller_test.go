@@ -233,3 +233,25 @@ func TestControllerRestartKeepsTranscriptWithoutSessionFile(t *testing.T) {
 		t.Fatalf("transcript replaced: %+v", v.Items[0])
 	}
 }
+
+func TestControllerKeepsCutOffReply(t *testing.T) {
+	c, s, _ := startController(t, "--session-dir", t.TempDir())
+	c.Send("tell me everything [[length]]", nil, false, nil)
+	eventually(t, "reply settled", func() bool {
+		it := lastItem(s)
+		return !s.Running() && it.Kind == widgets.ChatAssistant && !it.Streaming
+	})
+	if it := lastItem(s); it.StopReason != rpcconn.StopReasonLength {
+		t.Fatalf("cut-off reply has stop reason %q", it.StopReason)
+	}
+	// Loaded again from the session file, it still says so.
+	before := lastItem(s).ID
+	c.Restart()
+	eventually(t, "reloaded", func() bool {
+		it := lastItem(s)
+		return s.View(nil).Conn == ConnReady && it.Kind == widgets.ChatAssistant && it.ID != before
+	})
+	if it := lastItem(s); it.StopReason != rpcconn.StopReasonLength {
+		t.Fatalf("reloaded reply has stop reason %q", it.StopReason)
+	}
+}

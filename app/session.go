@@ -247,7 +247,10 @@ func (s *Session) finishAssistant(i int, m rpcconn.Message) {
 		it.Meta = messageMeta(m)
 		it.StopReason = m.StopReason
 		it.ErrorMessage = m.ErrorMessage
-		if m.StopReason != rpcconn.StopReasonError && m.StopReason != rpcconn.StopReasonAborted {
+		switch m.StopReason {
+		case rpcconn.StopReasonError, rpcconn.StopReasonAborted, rpcconn.StopReasonLength:
+		default:
+			// "stop" and "toolUse" are the ordinary ends: nothing to say.
 			it.StopReason = ""
 		}
 	})

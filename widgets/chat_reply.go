@@ -104,7 +104,11 @@ func (v *replyView) newPart(kind BlockKind, block int) replyPart {
 	return replyPart{kind: kind, obj: m}
 }
 
-// setFooter shows an error, "Aborted", or that the reply is streaming,
+// lengthNote ends a reply the model stopped at its output limit: what is
+// there is not the whole answer.
+const lengthNote = "Cut off at the model's output limit: the reply is incomplete. Ask the model to continue."
+
+// setFooter shows an error, "Aborted", a cut-off reply, or that the reply is streaming,
 // reporting whether that changed.
 func (v *replyView) setFooter(it *ChatItem) bool {
 	key := ""
@@ -113,6 +117,8 @@ func (v *replyView) setFooter(it *ChatItem) bool {
 		key = "error:" + it.ErrorMessage
 	case it.StopReason == "aborted":
 		key = "aborted"
+	case it.StopReason == "length":
+		key = "length"
 	case it.Streaming:
 		key = "streaming"
 	}
@@ -125,6 +131,8 @@ func (v *replyView) setFooter(it *ChatItem) bool {
 		v.footer = nil
 	case key == "aborted":
 		v.footer = newNoteLine(theme.IconNameMediaStop, theme.ColorNamePlaceHolder, "Aborted", false)
+	case key == "length":
+		v.footer = newNoteLine(theme.IconNameWarning, theme.ColorNameWarning, lengthNote, true)
 	case key == "streaming":
 		v.footer = newTextFlow([]inlineSpan{
 			// Monospace: the bundled monospace font has the dot.

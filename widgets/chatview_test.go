@@ -346,3 +346,22 @@ func TestChatViewOlderEntriesPrepended(t *testing.T) {
 		t.Fatalf("entry %s moved on screen from %v to %v", id, onScreen, got)
 	}
 }
+
+func TestChatViewCutOffReplySaysSo(t *testing.T) {
+	newMDTestApp(t)
+	cv := NewChatView()
+	w := test.NewTempWindow(t, cv)
+	w.Resize(fyne.NewSize(700, 600))
+	reply := ChatItem{ID: "a", Kind: ChatAssistant, Revision: 1, Meta: "Fake Thinker",
+		Blocks: []ChatBlock{{Kind: BlockText, Text: "The first half of a long"}}, StopReason: "length"}
+	cv.SetItems([]ChatItem{reply})
+	if !strings.Contains(test.RenderToMarkup(w.Canvas()), "output limit") {
+		t.Fatal("a reply cut off at the output limit does not say so")
+	}
+	// An ordinary end has no footer.
+	reply.Revision, reply.StopReason = 2, ""
+	cv.SetItems([]ChatItem{reply})
+	if strings.Contains(test.RenderToMarkup(w.Canvas()), "output limit") {
+		t.Fatal("the cut-off note stays after the reply changed")
+	}
+}

@@ -98,8 +98,9 @@ type ChatItem struct {
 	Streaming bool
 	// Meta is a short line such as "Fake Thinker · 12:04".
 	Meta string
-	// StopReason is "error" or "aborted" for a reply that did not finish;
-	// ErrorMessage says why.
+	// StopReason is "error" or "aborted" for a reply that did not finish,
+	// "length" for one cut off at the model's output limit; ErrorMessage
+	// says why an error happened.
 	StopReason   string
 	ErrorMessage string
 

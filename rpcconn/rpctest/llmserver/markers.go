@@ -17,10 +17,11 @@ import (
 //	[[long:N]]      N text deltas forming a long markdown document
 //	[[slow:MS]]     MS milliseconds between deltas
 //	[[error:CODE]]  HTTP CODE with an OpenAI-style JSON error body
+//	[[length]]      the reply ends with finish_reason "length" (the output limit)
 //
 // When the last message is a tool result the reply quotes it instead
 // ("Tool output was: ..."), so a [[bash:...]] prompt completes in two turns.
-const Markers = "[[markdown]] [[think]] [[bash:CMD]] [[long:N]] [[slow:MS]] [[error:CODE]]"
+const Markers = "[[markdown]] [[think]] [[bash:CMD]] [[long:N]] [[slow:MS]] [[error:CODE]] [[length]]"
 
 // A command may itself contain "]", so the argument runs to the first "]]".
 var markerPattern = regexp.MustCompile(`\[\[([a-z]+)(?::(.*?))?\]\]`)
@@ -34,6 +35,7 @@ type markers struct {
 	long     int
 	slow     time.Duration
 	status   int
+	length   bool
 }
 
 func parseMarkers(text string) markers {
@@ -53,6 +55,8 @@ func parseMarkers(text string) markers {
 			m.slow = time.Duration(atoiClamp(arg, 0, 600000)) * time.Millisecond
 		case "error":
 			m.status = atoiClamp(arg, 400, 599)
+		case "length":
+			m.length = true
 		}
 	}
 	return m

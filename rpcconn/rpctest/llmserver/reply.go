@@ -13,6 +13,8 @@ type reply struct {
 	reasoning []string
 	text      []string
 	tool      *toolReply
+	// cutOff ends the reply at the output limit (finish_reason "length").
+	cutOff bool
 }
 
 type toolReply struct {
@@ -21,6 +23,9 @@ type toolReply struct {
 }
 
 func (r reply) finishReason() string {
+	if r.cutOff {
+		return "length"
+	}
 	if r.tool != nil {
 		return "tool_calls"
 	}
@@ -71,6 +76,7 @@ func planReply(req Request, callID string) reply {
 	if m.think && r.name == "default" {
 		r.name = "think"
 	}
+	r.cutOff = m.length
 	return r
 }
 
