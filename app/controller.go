@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -140,6 +141,7 @@ func (c *Controller) connect(resume string, restart bool) {
 		}
 	}
 	c.session.SetState(state)
+	c.session.SetAgentName(agentDisplayName(conn.Path()))
 	c.session.SetConn(ConnReady, "")
 	trace.Mark("connected")
 	c.spawn(func() { c.eventLoop(conn) })
@@ -209,7 +211,7 @@ func (c *Controller) eventLoop(conn *rpcconn.Conn) {
 		<-conn.EventsReady()
 		var more bool
 		batch, more = conn.TakeEvents(batch[:0])
-		c.session.SetAgentSendsSettled(conn.Capabilities().SettledEvent)
+		c.session.SetCapabilities(conn.Capabilities())
 		for _, ev := range batch {
 			c.handle(conn, ev)
 		}
@@ -315,17 +317,39 @@ func (c *Controller) Send(text string, images []rpcconn.Image, followUp bool, ac
 }
 
 // Escape clears the queue, aborts the run, and puts the cleared messages
-// back into the editor, as the protocol reference recommends.
+// back into the editor, as the protocol reference recommends. An agent
+// without clear_queue keeps its queue: the user is told that those messages
+// go to the model with the next prompt. While idle, Esc takes back messages
+// still queued, where the agent can give them.
 func (c *Controller) Escape() {
-	if !c.session.Running() {
+	running := c.session.Running()
+	steering, followUp := c.session.Queue()
+	queued := len(steering) + len(followUp)
+	if !running && queued == 0 {
+		return
+	}
+	if !running && c.session.QueueStays() {
+		// The strip already says why they stay; asking again changes nothing.
 		return
 	}
 	c.do("Stop", longTimeout, func(ctx context.Context, conn *rpcconn.Conn) error {
 		q, err := conn.ClearQueue(ctx)
-		if err == nil {
+		switch {
+		case err == nil:
 			if texts := append(q.Steering, q.FollowUp...); len(texts) > 0 {
 				c.ui.RestoreDraft(strings.Join(texts, "\n\n"))
 			}
+		case errors.Is(err, rpcconn.ErrUnsupported):
+			c.session.SetCapabilities(conn.Capabilities())
+			s, f := c.session.Queue()
+			if n := len(s) + len(f); n > 0 {
+				c.session.Notice(widgets.NoticeInfo, queueStaysNotice(n, c.session.AgentName()))
+			}
+		default:
+			c.report("Could not take the queued messages back", err)
+		}
+		if !running {
+			return nil
 		}
 		return conn.Abort(ctx)
 	})
@@ -439,4 +463,20 @@ func (c *Controller) Shutdown() {
 		conn.Close()
 	}
 	c.wg.Wait()
+}
+
+// agentDisplayName is what messages call the agent binary at path: pi
+// (the public twin) by its name, KnightCode by its own, anything else by
+// its file name.
+func agentDisplayName(path string) string {
+	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	switch lower := strings.ToLower(base); {
+	case lower == "pi":
+		return "pi"
+	case strings.Contains(lower, "knightcode"):
+		return "KnightCode"
+	case base == "" || base == ".":
+		return "the agent"
+	}
+	return base
 }

@@ -255,3 +255,60 @@ func TestControllerKeepsCutOffReply(t *testing.T) {
 		t.Fatalf("reloaded reply has stop reason %q", it.StopReason)
 	}
 }
+
+// TestControllerEscapeOnAgentWithoutClearQueue: pi 0.73.1 cannot give
+// queued messages back. Esc still stops the run, which settles; the queue
+// stays, is said to go with the next prompt, and does.
+func TestControllerEscapeOnAgentWithoutClearQueue(t *testing.T) {
+	c, s, ui := startController(t, "--fake-older")
+	c.Send("[[slow:100]] [[long:50]]", nil, false, nil)
+	eventually(t, "running", s.Running)
+	c.Send("steer me", nil, false, nil)
+	c.Send("follow me", nil, true, nil)
+	eventually(t, "queued", func() bool {
+		v := s.View(nil)
+		return len(v.Steering) == 1 && len(v.FollowUp) == 1
+	})
+	c.Escape()
+	eventually(t, "settled after the abort", func() bool { return !s.Running() })
+	eventually(t, "told what happens to the queue", func() bool {
+		return strings.Contains(lastItem(s).Text, "2 queued messages stay with")
+	})
+	v := s.View(nil)
+	if len(v.Steering) != 1 || len(v.FollowUp) != 1 || v.QueueNote != noteQueueStays {
+		t.Fatalf("queue after Esc: %q %q, note %q", v.Steering, v.FollowUp, v.QueueNote)
+	}
+	if d := ui.snapshot().drafts; len(d) != 0 {
+		t.Fatalf("texts the agent still holds were put back in the editor too: %q", d)
+	}
+	aborted := false
+	for _, it := range v.Items {
+		aborted = aborted || it.Kind == widgets.ChatAssistant && it.StopReason == rpcconn.StopReasonAborted
+	}
+	if !aborted {
+		t.Fatal("no aborted reply")
+	}
+	// Esc again changes nothing and says nothing new.
+	n := len(v.Items)
+	c.Escape()
+	time.Sleep(100 * time.Millisecond)
+	if len(s.View(nil).Items) != n {
+		t.Fatalf("a second Esc added %+v", lastItem(s))
+	}
+
+	// The next prompt takes the queue with it, as the agent does.
+	c.Send("next", nil, false, nil)
+	eventually(t, "the queue went with the next prompt", func() bool {
+		v := s.View(nil)
+		if v.Running || len(v.Steering)+len(v.FollowUp) > 0 || v.QueueNote != "" {
+			return false
+		}
+		var users []string
+		for _, it := range v.Items {
+			if it.Kind == widgets.ChatUser {
+				users = append(users, it.Text)
+			}
+		}
+		return strings.Join(users, "|") == "[[slow:100]] [[long:50]]|next|steer me|follow me"
+	})
+}

@@ -47,6 +47,10 @@ func (w *Window) draw() {
 	if first || !slices.Equal(v.Steering, prev.Steering) || !slices.Equal(v.FollowUp, prev.FollowUp) {
 		w.prompt.SetQueue(v.Steering, v.FollowUp)
 	}
+	if first || !slices.Equal(v.Waiting, prev.Waiting) {
+		w.prompt.SetWaiting(v.Waiting)
+	}
+	w.prompt.SetQueueNote(v.QueueNote)
 	if v.SessionName != prev.SessionName || first {
 		name := v.SessionName
 		if name == "" {

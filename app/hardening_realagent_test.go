@@ -2,6 +2,7 @@ package app
 
 import (
 	"os"
+	"strings"
 	"testing"
 
 	"knightcode.ai/desktop/rpcconn"
@@ -57,5 +58,42 @@ func TestRealAgentCutOffReply(t *testing.T) {
 	eventually(t, "reply", func() bool { return idleAfterReply(s) })
 	if it := lastItem(s); it.StopReason != rpcconn.StopReasonLength {
 		t.Fatalf("pi's cut-off reply has stop reason %q: %+v", it.StopReason, it)
+	}
+}
+
+// TestRealAgentEscapeKeepsQueueWithoutClearQueue: pi 0.73.1 answers
+// clear_queue with an id-less "Unknown command". Esc stops the run, the
+// window settles, says the queued messages stay with pi, and they reach
+// the model with the next prompt.
+func TestRealAgentEscapeKeepsQueueWithoutClearQueue(t *testing.T) {
+	c, s, srv, _ := startPi(t, nil)
+	waitPiReady(t, s)
+	c.Send("take your time [[slow:200]] [[long:200]]", nil, false, nil)
+	eventually(t, "streaming", func() bool { it := lastItem(s); return s.Running() && it.Streaming && len(it.Blocks) > 0 })
+	c.Send("steer me", nil, false, nil)
+	c.Send("follow me", nil, true, nil)
+	eventually(t, "both queued", func() bool {
+		v := s.View(nil)
+		return len(v.Steering) == 1 && len(v.FollowUp) == 1
+	})
+	c.Escape()
+	eventually(t, "settled after the abort", func() bool { return !s.Running() })
+	eventually(t, "told the messages stay", func() bool { return strings.Contains(lastItem(s).Text, "2 queued messages stay with pi") })
+	if v := s.View(nil); len(v.Steering)+len(v.FollowUp) != 2 || v.QueueNote != noteQueueStays {
+		t.Fatalf("queue %q %q note %q", v.Steering, v.FollowUp, v.QueueNote)
+	}
+	before := len(srv.Requests())
+	c.Send("next", nil, false, nil)
+	eventually(t, "the queue went out with the next prompt", func() bool {
+		v := s.View(nil)
+		return !v.Running && len(v.Steering)+len(v.FollowUp) == 0 && idleAfterReply(s)
+	})
+	var sentAfter []string
+	for _, r := range srv.Requests()[before:] {
+		sentAfter = append(sentAfter, r.LastUserText())
+	}
+	all := strings.Join(sentAfter, "|")
+	if !strings.Contains(all, "steer me") || !strings.Contains(all, "follow me") {
+		t.Fatalf("the model got %q after Esc", sentAfter)
 	}
 }

@@ -59,6 +59,12 @@ type Session struct {
 	run                rpcconn.RunTracker
 	agentSendsSettled  bool
 	steering, followUp []string
+	// queueStays: the agent cannot give queued messages back (no
+	// clear_queue); waiting are prompts held until it can take them.
+	queueStays bool
+	waiting    []string
+	// agentName is what messages call the agent ("pi", "KnightCode").
+	agentName string
 
 	models      []rpcconn.Model
 	model       *rpcconn.Model

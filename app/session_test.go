@@ -168,11 +168,23 @@ func TestQueueAbortAndErrors(t *testing.T) {
 		`{"type":"message_end","message":{"role":"assistant","content":[{"type":"text","text":"partial"}],"stopReason":"aborted"}}`,
 		`{"type":"agent_end","willRetry":false}`,
 	))
-	if fx.Settled {
-		t.Fatal("settled with messages still queued")
+	// An agent without agent_settled keeps the queue for the next prompt
+	// after an abort: the run is over all the same.
+	if !fx.Settled {
+		t.Fatal("an aborted run with messages still queued did not settle")
+	}
+	if v = s.View(&v); v.Running || v.QueueNote != noteQueueNext {
+		t.Fatalf("after the abort: running %v, queue note %q", v.Running, v.QueueNote)
+	}
+	s.SetCapabilities(rpcconn.Capabilities{Probed: true})
+	if v = s.View(&v); v.QueueNote != noteQueueStays {
+		t.Fatalf("on an older agent the queue note is %q", v.QueueNote)
 	}
 	apply(s, decode(t, `{"type":"queue_update","steering":[],"followUp":[]}`))
 	v = s.View(&v)
+	if v.QueueNote != "" {
+		t.Fatalf("note %q without a queue", v.QueueNote)
+	}
 	if v.Items[1].StopReason != "aborted" {
 		t.Fatalf("aborted reply %+v", v.Items[1])
 	}

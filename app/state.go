@@ -20,6 +20,25 @@ func (s *Session) SetAgentSendsSettled(yes bool) {
 	s.agentSendsSettled = yes
 }
 
+// SetAgentName records what to call the agent in messages: "pi",
+// "KnightCode".
+func (s *Session) SetAgentName(name string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.agentName = name
+	s.touch()
+}
+
+// AgentName is what to call the agent in messages.
+func (s *Session) AgentName() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.agentName == "" {
+		return "the agent"
+	}
+	return s.agentName
+}
+
 // SetState takes what get_state reported.
 func (s *Session) SetState(st rpcconn.SessionState) {
 	s.mu.Lock()

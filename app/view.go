@@ -21,7 +21,11 @@ type View struct {
 
 	Status             widgets.Status
 	Steering, FollowUp []string
-	Running            bool
+	// Waiting are prompts held until the agent can take them; QueueNote
+	// says what becomes of the messages in the queue strip.
+	Waiting   []string
+	QueueNote string
+	Running   bool
 
 	Models        []widgets.ModelChoice
 	ModelProvider string
@@ -82,6 +86,8 @@ func (s *Session) View(prev *View) View {
 	v.Status = s.status()
 	v.Steering = append([]string(nil), s.steering...)
 	v.FollowUp = append([]string(nil), s.followUp...)
+	v.Waiting = append([]string(nil), s.waiting...)
+	v.QueueNote = s.queueNote()
 	v.Running = s.run.Running()
 	v.Models = modelChoices(s.models)
 	if s.model != nil {

@@ -228,10 +228,14 @@ func (t *ToolTracker) Runs() []*ToolRun {
 
 // RunTracker knows whether the agent is working. A run is over at
 // agent_settled; an agent without that event (see Capabilities) is settled
-// at agent_end with willRetry false and nothing queued.
+// at agent_end with willRetry false. Such an agent delivers steering and
+// follow-up messages inside its run, before agent_end: messages still
+// queued at agent_end (after an abort or an error) wait for the next
+// prompt, so they must not hold the run open. Should the agent go on by
+// itself after all (a compaction kicking the queue), its agent_start starts
+// a run again.
 type RunTracker struct {
 	running bool
-	queued  int
 }
 
 // Apply folds an event in and reports whether the run settled with it.
@@ -239,10 +243,8 @@ func (r *RunTracker) Apply(ev Event, agentSendsSettled bool) (settled bool) {
 	switch e := ev.(type) {
 	case *AgentStart:
 		r.running = true
-	case *QueueUpdate:
-		r.queued = len(e.Steering) + len(e.FollowUp)
 	case *AgentEnd:
-		if !agentSendsSettled && !e.WillRetry && r.queued == 0 && r.running {
+		if !agentSendsSettled && !e.WillRetry && r.running {
 			r.running = false
 			return true
 		}
@@ -253,7 +255,6 @@ func (r *RunTracker) Apply(ev Event, agentSendsSettled bool) (settled bool) {
 	case *Exit:
 		wasRunning := r.running
 		r.running = false
-		r.queued = 0
 		return wasRunning
 	}
 	return false

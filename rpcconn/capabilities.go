@@ -13,8 +13,8 @@ type Capabilities struct {
 	// Missing are the commands the agent answered "Unknown command" to.
 	Missing []string
 	// SettledEvent is true when the agent ends runs with agent_settled. An
-	// agent without it is settled at agent_end with willRetry false and an
-	// empty queue (see RunTracker).
+	// agent without it is settled at agent_end with willRetry false (see
+	// RunTracker).
 	SettledEvent bool
 	// Probed is true once the start-up probe has been answered.
 	Probed bool

@@ -87,8 +87,28 @@ func (b *PromptBar) SetStreaming(streaming bool) {
 
 // SetQueue shows the steering and follow-up messages waiting for the agent.
 func (b *PromptBar) SetQueue(steering, followUp []string) {
+	b.queueChange(func() { b.queue.SetQueue(steering, followUp) })
+}
+
+// SetWaiting shows prompts held until the agent can take them.
+func (b *PromptBar) SetWaiting(texts []string) {
+	b.queueChange(func() { b.queue.SetWaiting(texts) })
+}
+
+// SetQueueNote says, above the waiting messages, what becomes of them.
+func (b *PromptBar) SetQueueNote(note string) {
+	if b.queue.Note() == note {
+		return
+	}
+	b.queueChange(func() { b.queue.SetNote(note) })
+}
+
+// QueueNote is the note above the waiting messages.
+func (b *PromptBar) QueueNote() string { return b.queue.Note() }
+
+func (b *PromptBar) queueChange(change func()) {
 	wasVisible := b.queue.Visible()
-	b.queue.SetQueue(steering, followUp)
+	change()
 	if wasVisible != b.queue.Visible() || b.queue.Visible() {
 		b.Refresh() // the strip's height changes the bar's
 	}

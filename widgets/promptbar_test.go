@@ -79,3 +79,30 @@ func TestQueueStrip(t *testing.T) {
 		t.Fatal("strip visible after the queue emptied")
 	}
 }
+
+func TestQueueStripWaitingAndNote(t *testing.T) {
+	b, w := showPromptBar(t)
+	b.SetWaiting([]string{"typed while the agent starts"})
+	b.SetQueueNote("Waiting for the agent to start: sent when it is ready")
+	markup := test.RenderToMarkup(w.Canvas())
+	for _, want := range []string{"waiting", "typed while the agent starts", "Waiting for the agent to start"} {
+		if !strings.Contains(markup, want) {
+			t.Fatalf("strip does not show %q:\n%s", want, markup)
+		}
+	}
+	h := b.MinSize().Height
+	b.SetQueueNote("")
+	if b.MinSize().Height >= h || strings.Contains(test.RenderToMarkup(w.Canvas()), "Waiting for the agent") {
+		t.Fatal("the note stays after it was cleared")
+	}
+	b.SetWaiting(nil)
+	b.SetQueue([]string{"kept"}, nil)
+	b.SetQueueNote("Still queued in the agent")
+	if !b.queue.Visible() || !strings.Contains(test.RenderToMarkup(w.Canvas()), "Still queued in the agent") {
+		t.Fatal("note over the agent's queue not shown")
+	}
+	b.SetQueue(nil, nil)
+	if b.queue.Visible() {
+		t.Fatal("strip visible with nothing waiting")
+	}
+}

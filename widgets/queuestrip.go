@@ -13,16 +13,19 @@ import (
 // queueStripMaxRows bounds the strip; the rest is counted in a last line.
 const queueStripMaxRows = 4
 
-// QueueStrip lists the messages waiting for the agent: steering messages it
-// takes at its next step and follow-ups it takes when done. It hides itself
-// when nothing waits.
+// QueueStrip lists the messages waiting for the agent: prompts held until
+// it has started, steering messages it takes at its next step and
+// follow-ups it takes when done, under an optional note that says what
+// happens to them. It hides itself when nothing waits.
 type QueueStrip struct {
 	widget.BaseWidget
 
-	steering, followUp []string
-	rows               []queueRow
-	more               *canvas.Text
-	objects            []fyne.CanvasObject
+	waiting, steering, followUp []string
+	note                        string
+	rows                        []queueRow
+	more                        *canvas.Text
+	noteText                    *canvas.Text
+	objects                     []fyne.CanvasObject
 }
 
 type queueRow struct {
@@ -47,7 +50,34 @@ func (q *QueueStrip) SetQueue(steering, followUp []string) {
 		return
 	}
 	q.steering, q.followUp = slices.Clone(steering), slices.Clone(followUp)
-	if len(steering)+len(followUp) == 0 {
+	q.changed()
+}
+
+// SetWaiting shows prompts the app holds until the agent can take them,
+// before the agent's own queue.
+func (q *QueueStrip) SetWaiting(texts []string) {
+	if slices.Equal(q.waiting, texts) {
+		return
+	}
+	q.waiting = slices.Clone(texts)
+	q.changed()
+}
+
+// SetNote sets the line above the messages that says what becomes of them;
+// empty for none.
+func (q *QueueStrip) SetNote(note string) {
+	if q.note == note {
+		return
+	}
+	q.note = note
+	q.changed()
+}
+
+// Note is the note shown.
+func (q *QueueStrip) Note() string { return q.note }
+
+func (q *QueueStrip) changed() {
+	if len(q.waiting)+len(q.steering)+len(q.followUp) == 0 {
 		q.Hide()
 		return
 	}
@@ -60,6 +90,8 @@ func (q *QueueStrip) SetQueue(steering, followUp []string) {
 
 func (q *QueueStrip) CreateRenderer() fyne.WidgetRenderer {
 	q.more = canvas.NewText("", nil)
+	q.noteText = canvas.NewText("", nil)
+	q.noteText.TextStyle.Italic = true
 	r := &queueStripRenderer{q: q}
 	r.Refresh()
 	return r
@@ -86,6 +118,9 @@ func (r *queueStripRenderer) MinSize() fyne.Size {
 	if !r.q.more.Hidden {
 		n++
 	}
+	if !r.q.noteText.Hidden {
+		n++
+	}
 	return fyne.NewSize(0, float32(n)*rowH+pad)
 }
 
@@ -96,6 +131,13 @@ func (r *queueStripRenderer) Layout(size fyne.Size) {
 		tagW = max(tagW, fyne.MeasureText(row.tag.Text, textSize, row.tag.TextStyle).Width)
 	}
 	y := pad / 2
+	if note := r.q.noteText; !note.Hidden {
+		note.Text = fitText(r.q.note, max(0, size.Width-2*pad), textSize, note.TextStyle)
+		ns := fyne.MeasureText(note.Text, textSize, note.TextStyle)
+		note.Move(fyne.NewPos(pad, y+(rowH-pad/2-ns.Height)/2))
+		note.Resize(ns)
+		y += rowH
+	}
 	for _, row := range r.q.rows {
 		ts := fyne.MeasureText(row.tag.Text, textSize, row.tag.TextStyle)
 		row.pill.Move(fyne.NewPos(pad, y))
@@ -122,6 +164,9 @@ func (r *queueStripRenderer) Refresh() {
 
 	type item struct{ tag, text string }
 	var items []item
+	for _, s := range q.waiting {
+		items = append(items, item{"waiting", s})
+	}
 	for _, s := range q.steering {
 		items = append(items, item{"steer", s})
 	}
@@ -146,10 +191,14 @@ func (r *queueStripRenderer) Refresh() {
 		row.tag.TextSize, row.text.TextSize = size, size
 		row.text.Color = th.Color(theme.ColorNameForeground, v)
 		row.pill.CornerRadius = th.Size(theme.SizeNameSelectionRadius)
-		if it.tag == "steer" {
+		switch it.tag {
+		case "steer":
 			row.pill.FillColor = th.Color(theme.ColorNamePrimary, v)
 			row.tag.Color = th.Color(theme.ColorNameForegroundOnPrimary, v)
-		} else {
+		case "waiting":
+			row.pill.FillColor = th.Color(theme.ColorNameDisabledButton, v)
+			row.tag.Color = th.Color(theme.ColorNameForeground, v)
+		default:
 			row.pill.FillColor = th.Color(theme.ColorNameButton, v)
 			row.tag.Color = th.Color(theme.ColorNameForeground, v)
 		}
@@ -160,6 +209,10 @@ func (r *queueStripRenderer) Refresh() {
 	q.more.TextSize = size
 	q.more.Color = th.Color(theme.ColorNamePlaceHolder, v)
 	q.objects = append(q.objects, q.more)
+	q.noteText.Hidden = q.note == ""
+	q.noteText.TextSize = size
+	q.noteText.Color = th.Color(theme.ColorNamePlaceHolder, v)
+	q.objects = append(q.objects, q.noteText)
 	r.Layout(q.Size())
 	canvas.Refresh(q)
 }

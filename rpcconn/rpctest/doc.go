@@ -129,8 +129,9 @@
 // # The older agent
 //
 // --fake-older copies the differences measured on pi 0.73.1: no
-// agent_settled; get_entries, get_tree and get_available_thinking_levels (and
-// any unknown command) answered "Unknown command" without id; message_update
+// agent_settled; clear_queue, get_entries, get_tree and
+// get_available_thinking_levels (and any unknown command) answered "Unknown
+// command" without id, so queued messages cannot be taken back; message_update
 // repeats the whole message in message and assistantMessageEvent.partial
 // (and has no usage); no "max" level, and an unsupported level is accepted
 // as "off"; thinking_level_changed and session_info_changed events; no

@@ -8,7 +8,7 @@ var handlers = map[string]handler{
 	"steer":       {fn: (*agent).cmdSteer},
 	"follow_up":   {fn: (*agent).cmdFollowUp},
 	"abort":       {fn: (*agent).cmdAbort},
-	"clear_queue": {fn: (*agent).cmdClearQueue},
+	"clear_queue": {fn: (*agent).cmdClearQueue, newer: true},
 
 	// state, models, thinking, modes (commands_state.go)
 	"get_state":                     {fn: (*agent).cmdGetState},

@@ -8,7 +8,7 @@ func TestOlderAgent(t *testing.T) {
 	t.Parallel()
 	f := startFake(t, "--fake-older")
 
-	for _, cmd := range []string{"get_tree", "get_entries", "get_available_thinking_levels"} {
+	for _, cmd := range []string{"clear_queue", "get_tree", "get_entries", "get_available_thinking_levels"} {
 		f.sendCommand(cmd)
 		r := f.next()
 		if r.typ() != "response" || r["id"] != nil || r["success"] != false || r["error"] != "Unknown command: "+cmd {
