@@ -29,6 +29,12 @@ type Options struct {
 	ExactEnv bool
 	// StartTimeout bounds the wait for the agent's first answer (60 s).
 	StartTimeout time.Duration
+	// OnSlowStart, if set, is called once when the agent has not answered
+	// within SlowStart (10 s), with the end of its stderr so far; the start
+	// goes on until StartTimeout. It runs on a goroutine of the connection
+	// and must not block.
+	OnSlowStart func(stderrTail string)
+	SlowStart   time.Duration
 	// StopGrace is how long Close waits after closing stdin before SIGTERM
 	// (3 s), and TermGrace how long after SIGTERM before SIGKILL (2 s).
 	StopGrace, TermGrace time.Duration
@@ -37,6 +43,9 @@ type Options struct {
 func (o *Options) defaults() {
 	if o.StartTimeout <= 0 {
 		o.StartTimeout = 60 * time.Second
+	}
+	if o.SlowStart <= 0 {
+		o.SlowStart = 10 * time.Second
 	}
 	if o.StopGrace <= 0 {
 		o.StopGrace = 3 * time.Second
@@ -209,11 +218,19 @@ func (c *Conn) handshake(ctx context.Context) (SessionState, error) {
 		answered <- answer{st, err}
 	}()
 	preambleSeen := c.preambleSeen
-	var giveUp <-chan time.Time
+	var giveUp, slow <-chan time.Time
+	if c.opts.OnSlowStart != nil {
+		t := time.NewTimer(c.opts.SlowStart)
+		defer t.Stop()
+		slow = t.C
+	}
 	for {
 		select {
 		case a := <-answered:
 			return a.state, c.startFailure(ctx, a.err)
+		case <-slow:
+			slow = nil
+			c.opts.OnSlowStart(c.stderr.String())
 		case <-preambleSeen:
 			// Something printed text before the protocol. Real agents
 			// answer in a moment, so a short wait separates a stray warning

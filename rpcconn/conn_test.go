@@ -173,6 +173,29 @@ func TestNoAnswerTimesOut(t *testing.T) {
 	}
 }
 
+func TestSlowStartIsReportedAndWaitedFor(t *testing.T) {
+	path, env := rpctest.Command()
+	tails := make(chan string, 2)
+	c, err := Start(context.Background(), Options{Path: path, Env: env, Dir: t.TempDir(),
+		Args:      []string{"--fake-startup-delay=1500ms", "--fake-stderr-lines=2"},
+		SlowStart: 200 * time.Millisecond, OnSlowStart: func(tail string) { tails <- tail }})
+	if err != nil {
+		t.Fatalf("a slow agent is not a failed one: %v", err)
+	}
+	defer c.Close()
+	select {
+	case tail := <-tails:
+		if !strings.Contains(tail, "diagnostic line 2 of 2") {
+			t.Fatalf("stderr tail %q", tail)
+		}
+	default:
+		t.Fatal("OnSlowStart was not called")
+	}
+	if len(tails) != 0 {
+		t.Fatal("OnSlowStart was called twice")
+	}
+}
+
 func TestCrashMidStreamReportsExit(t *testing.T) {
 	c := startFake(t, "--fake-stderr-lines=3")
 	ctx := testContext(t)

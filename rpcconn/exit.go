@@ -43,6 +43,47 @@ func (e *Exit) Status() string {
 	}
 }
 
+// EndedByItself reports an agent that exited with code 0 without being
+// asked: it ended the session on its own, as an extension can ask it to.
+// That is not a crash.
+func (e *Exit) EndedByItself() bool {
+	return e != nil && !e.Expected && e.Code == 0 && e.Signal == "" && e.Err == nil
+}
+
+// signalMeanings say in words what the usual ways to be stopped mean. A
+// shell or wrapper that relays a signal exits with 128 + its number.
+var signalMeanings = []struct {
+	name string // as Go's syscall.Signal prints it
+	code int    // 128 + the signal's number
+	text string
+}{
+	{"killed", 137, "killed (SIGKILL): the system may have run out of memory, or another program ended it"},
+	{"terminated", 143, "terminated (SIGTERM) by another program or a system shutdown"},
+	{"interrupt", 130, "interrupted (SIGINT)"},
+	{"hangup", 129, "hung up (SIGHUP): the terminal or login session it belonged to closed"},
+	{"segmentation fault", 139, "crashed with a segmentation fault (SIGSEGV)"},
+	{"aborted", 134, "aborted (SIGABRT)"},
+}
+
+// Explain says how the process ended for a person: "exit code 3",
+// "exit code 137 — killed (SIGKILL): …", "signal terminated — terminated
+// (SIGTERM) by …".
+func (e *Exit) Explain() string {
+	status := e.Status()
+	if e == nil {
+		return status
+	}
+	for _, m := range signalMeanings {
+		if e.Signal == m.name || (e.Signal == "" && e.Err == nil && e.Code == m.code) {
+			return status + " — " + m.text
+		}
+	}
+	if e.EndedByItself() {
+		return status + " — it ended by itself"
+	}
+	return status
+}
+
 func exitFromWait(state *os.ProcessState, err error) *Exit {
 	e := &Exit{Code: -1}
 	if state != nil {

@@ -88,10 +88,12 @@
 //	[[ext:title[:TEXT]]], [[ext:editor-text[:TEXT]]]
 //	                        fire-and-forget requests ("clear" omits the field)
 //	[[ext-error]]           an extension_error event
+//	[[shutdown]]            an extension asks for shutdown: after agent_settled (agent_end
+//	                        for the older agent) the fake exits 0 by itself
 //
 // Misbehaviour on cue:
 //
-//	[[crash]]               exit 3 after three deltas, with a message on stderr
+//	[[crash]], [[crash:N]]  exit 3 (or N) after three deltas, with a message on stderr
 //	[[garbage]]             a non-JSON line and a JSON line without type mid-stream
 //	[[huge:BYTES]]          one text_delta of exactly BYTES (suffixes K, KiB, M, MiB)
 //	[[u2028]]               text with U+2028 and U+2029, written raw (always so)

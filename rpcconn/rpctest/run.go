@@ -2,6 +2,7 @@ package rpctest
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 )
@@ -88,6 +89,12 @@ func (a *agent) runSession(r *run, first turnMessage) {
 		}
 	}
 	a.settle(r)
+	if r.script.shutdown {
+		// As the agent does when an extension called ctx.shutdown(): it
+		// completes the run, then exits 0 on its own.
+		fmt.Fprintln(a.stderr, "fake-knightcode: an extension asked for shutdown ([[shutdown]] marker)")
+		a.out.exit(0)
+	}
 }
 
 // retryWait sleeps before a retry; abort and abort_retry cut it short.

@@ -15,7 +15,8 @@ type script struct {
 	errorStop, retry, compact, summRetry  bool
 	extError, crash, garbage, u2028, crlf bool
 	noIDResponse, outOfOrder, splitWrites bool
-	retryFailures                         int
+	shutdown                              bool
+	retryFailures, crashCode              int
 	long, huge                            int
 	stall                                 time.Duration
 	delay                                 time.Duration // 0: the agent's --fake-delay
@@ -45,7 +46,7 @@ var markerPattern = regexp.MustCompile(`\[\[([a-z0-9-]+)(?::(.*?))?\]\]`)
 const Markers = "[[markdown]] [[think]] [[tool:NAME:ARG]] [[bash:CMD]] [[long:N]] [[error]] " +
 	"[[retry]] [[retry:N]] [[compact]] [[summ-retry]] [[length]] [[slow:MS]] [[branch]] [[label:NAME]] " +
 	"[[ext:select|confirm|input|editor[:timeout=MS]]] [[ext:notify|status|widget|title|editor-text[:ARG]]] " +
-	"[[ext-error]] [[crash]] [[garbage]] [[huge:BYTES]] [[u2028]] [[crlf]] [[stall:MS]] " +
+	"[[ext-error]] [[shutdown]] [[crash]] [[crash:CODE]] [[garbage]] [[huge:BYTES]] [[u2028]] [[crlf]] [[stall:MS]] " +
 	"[[no-id-response]] [[out-of-order]] [[split-writes]]"
 
 func parseScript(text string) *script {
@@ -77,7 +78,12 @@ func parseScript(text string) *script {
 		case "ext-error":
 			s.extError = true
 		case "crash":
-			s.crash = true
+			s.crash, s.crashCode = true, 3
+			if arg != "" {
+				s.crashCode = clampInt(arg, 0, 255)
+			}
+		case "shutdown":
+			s.shutdown = true
 		case "garbage":
 			s.garbage = true
 		case "u2028":

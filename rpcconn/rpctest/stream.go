@@ -144,7 +144,7 @@ func (st *stream) misbehave() {
 		a.out.stall(sc.stall)
 	}
 	if sc.crash && st.deltas >= 3 {
-		fmt.Fprintln(a.stderr, "fake-knightcode: simulated crash ([[crash]] marker): exiting with code 3")
-		a.out.exit(3)
+		fmt.Fprintf(a.stderr, "fake-knightcode: simulated crash ([[crash]] marker): exiting with code %d\n", sc.crashCode)
+		a.out.exit(sc.crashCode)
 	}
 }
