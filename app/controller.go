@@ -57,6 +57,19 @@ type Controller struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+	// gen numbers connection attempts: only the latest one's events and
+	// results reach the session (see apply).
+	gen uint64
+	// stopAttempt cancels the start in progress.
+	stopAttempt context.CancelFunc
+	// connecting is true from the start of an attempt until the agent is
+	// loaded or the attempt failed; what the user sends meanwhile is held.
+	connecting bool
+	held       []heldSend
+	// applyMu serialises changes to the session made for a connection, so
+	// a connection that stopped being the current one cannot change the
+	// session after its successor did.
+	applyMu sync.Mutex
 	// onReady (may be nil) runs once the agent is connected and loaded.
 	onReady func()
 }
@@ -71,24 +84,39 @@ func NewController(s *Session, ui UI, opts rpcconn.Options) *Controller {
 func (c *Controller) Start() { c.goConnect("", false) }
 
 // Restart starts a fresh agent and resumes the session file the previous
-// one had, when it had one.
+// one had, when it had one. The old agent, or a start still in progress, is
+// stopped; nothing it does afterwards reaches the window.
 func (c *Controller) Restart() {
 	resume := c.session.SessionFile()
 	c.mu.Lock()
 	old := c.conn
 	c.conn = nil
 	c.mu.Unlock()
+	c.ui.CloseDialogs()
 	if old != nil {
-		c.ui.CloseDialogs()
 		c.spawn(func() { old.Close() })
 	}
 	c.goConnect(resume, true)
 }
 
-// goConnect connects in the background. On a restart the transcript on
-// screen is kept unless the agent resumes a session that replaces it.
+// goConnect starts a new connection attempt in the background, ending the
+// one in progress. On a restart the transcript on screen is kept unless the
+// agent resumes a session that replaces it.
 func (c *Controller) goConnect(resume string, restart bool) {
-	c.spawn(func() { c.connect(resume, restart) })
+	c.mu.Lock()
+	c.gen++
+	gen := c.gen
+	if c.stopAttempt != nil {
+		c.stopAttempt()
+	}
+	ctx, cancel := context.WithCancel(c.ctx)
+	c.stopAttempt = cancel
+	c.connecting = true
+	c.mu.Unlock()
+	c.spawn(func() {
+		defer cancel()
+		c.connect(ctx, gen, resume, restart)
+	})
 }
 
 // spawn runs f on a goroutine that Shutdown waits for.
@@ -105,18 +133,64 @@ func (c *Controller) spawn(f func()) {
 	}()
 }
 
-func (c *Controller) connect(resume string, restart bool) {
-	c.session.SetConn(ConnStarting, "")
+// isCurrent reports whether attempt gen is the latest one.
+func (c *Controller) isCurrent(gen uint64) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return gen == c.gen && !c.closed
+}
+
+// apply runs f, which changes the session or the window for attempt gen,
+// if gen is still the current attempt; it reports whether f ran.
+func (c *Controller) apply(gen uint64, f func()) bool {
+	c.applyMu.Lock()
+	defer c.applyMu.Unlock()
+	if !c.isCurrent(gen) {
+		return false
+	}
+	f()
+	return true
+}
+
+// applyFor runs f, which changes the session or the window for conn, if
+// conn is still the live connection; it reports whether f ran.
+func (c *Controller) applyFor(conn *rpcconn.Conn, f func()) bool {
+	c.applyMu.Lock()
+	defer c.applyMu.Unlock()
+	c.mu.Lock()
+	current := c.conn == conn && !c.closed
+	c.mu.Unlock()
+	if !current {
+		return false
+	}
+	f()
+	return true
+}
+
+func (c *Controller) connect(ctx context.Context, gen uint64, resume string, restart bool) {
+	opts := c.opts
+	c.apply(gen, func() {
+		c.session.SetAgentName(agentDisplayName(opts.Path))
+		c.session.SetConn(ConnStarting, "")
+	})
 	c.ui.Invalidate()
-	conn, err := rpcconn.Start(c.ctx, c.opts)
+	opts.OnSlowStart = func(stderrTail string) {
+		c.apply(gen, func() { c.session.SetSlowStart(stderrTail) })
+		c.ui.Invalidate()
+	}
+	conn, err := rpcconn.Start(ctx, opts)
 	if err != nil {
-		c.session.SetConn(ConnFailed, "")
-		c.ui.ConnectFailed(err)
+		if c.apply(gen, func() {
+			c.session.SetStartFailed(err)
+			c.ui.ConnectFailed(err)
+		}) {
+			c.returnHeld(gen, "Not sent: "+c.session.AgentName()+" could not be started. Your text is back in the editor.")
+		}
 		c.ui.Invalidate()
 		return
 	}
 	c.mu.Lock()
-	if c.closed {
+	if c.closed || gen != c.gen {
 		c.mu.Unlock()
 		conn.Close()
 		return
@@ -131,18 +205,22 @@ func (c *Controller) connect(resume string, restart bool) {
 		cancel()
 		switch {
 		case err != nil:
-			c.session.Notice(widgets.NoticeError, "Could not resume "+resume+": "+err.Error())
+			c.applyFor(conn, func() { c.session.Notice(widgets.NoticeError, "Could not resume "+resume+": "+err.Error()) })
 		case cancelled:
-			c.session.Notice(widgets.NoticeWarning, "An extension declined resuming "+resume)
+			c.applyFor(conn, func() { c.session.Notice(widgets.NoticeWarning, "An extension declined resuming "+resume) })
 		default:
 			if st, err := c.getState(conn); err == nil {
 				state = st
 			}
 		}
 	}
-	c.session.SetState(state)
-	c.session.SetAgentName(agentDisplayName(conn.Path()))
-	c.session.SetConn(ConnReady, "")
+	if !c.apply(gen, func() {
+		c.session.SetState(state)
+		c.session.SetAgentName(agentDisplayName(conn.Path()))
+		c.session.SetConn(ConnReady, "")
+	}) {
+		return
+	}
 	trace.Mark("connected")
 	c.spawn(func() { c.eventLoop(conn) })
 	c.loadAll(conn, restart)
@@ -156,67 +234,83 @@ func (c *Controller) getState(conn *rpcconn.Conn) (rpcconn.SessionState, error) 
 
 // loadAll fetches what the window shows besides events: models, thinking
 // levels, the transcript so far and the stats. After a restart into an
-// empty session the old transcript stays on screen, marked as such.
+// empty session the old transcript stays on screen, marked as such. What
+// the user sent while the agent started goes out once the transcript is
+// in place.
 func (c *Controller) loadAll(conn *rpcconn.Conn, restart bool) {
 	ctx, cancel := context.WithTimeout(c.ctx, callTimeout)
 	defer cancel()
-	if models, err := conn.GetAvailableModels(ctx); err == nil {
-		c.session.SetModels(models)
-	} else {
-		c.report("Could not list models", err)
-	}
-	c.loadLevels(ctx, conn)
-	if msgs, err := conn.GetMessages(ctx); err == nil {
-		if restart && len(msgs) == 0 {
-			c.session.Notice(widgets.NoticeInfo, "The agent restarted in a new session: the conversation above is kept here, but the agent no longer remembers it.")
+	models, err := conn.GetAvailableModels(ctx)
+	c.applyFor(conn, func() {
+		if err == nil {
+			c.session.SetModels(models)
 		} else {
+			c.report("Could not list models", err)
+		}
+	})
+	c.loadLevels(ctx, conn)
+	msgs, err := conn.GetMessages(ctx)
+	c.applyFor(conn, func() {
+		switch {
+		case err != nil:
+			c.report("Could not load the conversation", err)
+		case restart && len(msgs) == 0:
+			c.session.Notice(widgets.NoticeInfo, "The agent restarted in a new session: the conversation above is kept here, but the agent no longer remembers it.")
+		default:
 			c.session.LoadHistory(msgs)
 			trace.Mark("history", len(msgs))
-			// Draw the transcript now; stats can take the agent seconds on
-			// a long session and must not hold up the first paint.
-			c.ui.Invalidate()
 			if len(msgs) > 1000 {
 				c.spawn(releaseDecodeMemory)
 			}
 		}
-	} else {
-		c.report("Could not load the conversation", err)
-	}
+	})
+	// Draw the transcript now; stats can take the agent seconds on a long
+	// session and must not hold up the first paint, nor what was typed.
+	c.ui.Invalidate()
+	c.sendHeld(conn)
 	c.loadStats(ctx, conn)
 	c.ui.Invalidate()
-	if c.onReady != nil {
+	if c.onReady != nil && c.current() == conn {
 		c.onReady()
 	}
 }
 
 func (c *Controller) loadLevels(ctx context.Context, conn *rpcconn.Conn) {
 	levels, err := conn.ThinkingLevels(ctx, c.session.Model())
-	if err != nil {
-		c.report("Could not list thinking levels", err)
-		return
-	}
-	c.session.SetLevels(levels)
+	c.applyFor(conn, func() {
+		if err != nil {
+			c.report("Could not list thinking levels", err)
+			return
+		}
+		c.session.SetLevels(levels)
+	})
 }
 
 func (c *Controller) loadStats(ctx context.Context, conn *rpcconn.Conn) {
 	if stats, err := conn.GetSessionStats(ctx); err == nil {
-		c.session.SetStats(stats)
+		c.applyFor(conn, func() { c.session.SetStats(stats) })
 	}
 }
 
 // eventLoop applies events in batches: a burst of deltas costs one redraw.
+// Once the connection is no longer the current one (Restart), its events
+// are read and dropped: a slow-dying old agent neither marks the new one
+// exited nor closes its dialogs.
 func (c *Controller) eventLoop(conn *rpcconn.Conn) {
 	var batch []rpcconn.Event
 	for {
 		<-conn.EventsReady()
 		var more bool
 		batch, more = conn.TakeEvents(batch[:0])
-		c.session.SetCapabilities(conn.Capabilities())
-		for _, ev := range batch {
-			c.handle(conn, ev)
+		if c.applyFor(conn, func() {
+			c.session.SetCapabilities(conn.Capabilities())
+			for _, ev := range batch {
+				c.handle(conn, ev)
+			}
+		}) {
+			c.ui.Invalidate()
 		}
 		clear(batch)
-		c.ui.Invalidate()
 		if !more {
 			return
 		}
@@ -263,7 +357,14 @@ func (c *Controller) current() *rpcconn.Conn {
 func (c *Controller) do(what string, timeout time.Duration, f func(context.Context, *rpcconn.Conn) error) {
 	conn := c.current()
 	if conn == nil {
-		c.session.Notice(widgets.NoticeWarning, what+": the agent is not running.")
+		c.mu.Lock()
+		starting := c.connecting
+		c.mu.Unlock()
+		if starting {
+			c.session.Notice(widgets.NoticeWarning, what+": the agent is still starting; try again in a moment.")
+		} else {
+			c.session.Notice(widgets.NoticeWarning, what+": the agent is not running.")
+		}
 		c.ui.Invalidate()
 		return
 	}
@@ -278,81 +379,13 @@ func (c *Controller) do(what string, timeout time.Duration, f func(context.Conte
 }
 
 func (c *Controller) report(what string, err error) {
-	if errors.Is(err, context.Canceled) {
+	var exited *rpcconn.ExitError
+	if errors.Is(err, context.Canceled) || errors.Is(err, rpcconn.ErrClosed) || errors.As(err, &exited) {
+		// The banner reports the agent's exit, once; a command it took
+		// down with it adds nothing.
 		return
 	}
 	c.session.Notice(widgets.NoticeError, what+": "+err.Error())
-}
-
-// Send sends what the user typed. While the agent runs it steers, or with
-// followUp queues it for when the agent is done. The editor was already
-// cleared by the window; when sending fails the text goes back into it, so
-// nothing typed is lost. accepted (may be nil) runs once the agent took it.
-func (c *Controller) Send(text string, images []rpcconn.Image, followUp bool, accepted func()) {
-	p := rpcconn.Prompt{Message: text, Images: images}
-	if c.session.Running() {
-		p.StreamingBehavior = rpcconn.StreamSteer
-		if followUp {
-			p.StreamingBehavior = rpcconn.StreamFollowUp
-		}
-	}
-	conn := c.current()
-	if conn == nil {
-		c.ui.RestoreDraft(text)
-		c.session.Notice(widgets.NoticeWarning, "Not sent: the agent is not running. Your text is back in the editor.")
-		c.ui.Invalidate()
-		return
-	}
-	c.spawn(func() {
-		ctx, cancel := context.WithTimeout(c.ctx, longTimeout)
-		defer cancel()
-		if err := conn.Prompt(ctx, p); err != nil {
-			c.ui.RestoreDraft(text)
-			c.report("Not sent", err)
-		} else if accepted != nil {
-			accepted()
-		}
-		c.ui.Invalidate()
-	})
-}
-
-// Escape clears the queue, aborts the run, and puts the cleared messages
-// back into the editor, as the protocol reference recommends. An agent
-// without clear_queue keeps its queue: the user is told that those messages
-// go to the model with the next prompt. While idle, Esc takes back messages
-// still queued, where the agent can give them.
-func (c *Controller) Escape() {
-	running := c.session.Running()
-	steering, followUp := c.session.Queue()
-	queued := len(steering) + len(followUp)
-	if !running && queued == 0 {
-		return
-	}
-	if !running && c.session.QueueStays() {
-		// The strip already says why they stay; asking again changes nothing.
-		return
-	}
-	c.do("Stop", longTimeout, func(ctx context.Context, conn *rpcconn.Conn) error {
-		q, err := conn.ClearQueue(ctx)
-		switch {
-		case err == nil:
-			if texts := append(q.Steering, q.FollowUp...); len(texts) > 0 {
-				c.ui.RestoreDraft(strings.Join(texts, "\n\n"))
-			}
-		case errors.Is(err, rpcconn.ErrUnsupported):
-			c.session.SetCapabilities(conn.Capabilities())
-			s, f := c.session.Queue()
-			if n := len(s) + len(f); n > 0 {
-				c.session.Notice(widgets.NoticeInfo, queueStaysNotice(n, c.session.AgentName()))
-			}
-		default:
-			c.report("Could not take the queued messages back", err)
-		}
-		if !running {
-			return nil
-		}
-		return conn.Abort(ctx)
-	})
 }
 
 // SelectModel switches model and refreshes the thinking levels.

@@ -187,9 +187,26 @@ func (c *Controller) AbortRetry() {
 }
 
 // RunBash runs a !command in the agent; its output streams into the
-// transcript and reaches the model with the next prompt.
+// transcript and reaches the model with the next prompt. While the agent
+// starts, the command waits with the prompts held.
 func (c *Controller) RunBash(command string) {
-	c.do("Run command", longTimeout, func(ctx context.Context, conn *rpcconn.Conn) error {
+	if c.hold(heldSend{text: command, bash: true}) {
+		return
+	}
+	conn := c.current()
+	if conn == nil {
+		c.ui.RestoreDraft("!" + command)
+		c.session.Notice(widgets.NoticeWarning, "Not run: the agent is not running. Your command is back in the editor.")
+		c.ui.Invalidate()
+		return
+	}
+	c.runBash(conn, command)
+}
+
+func (c *Controller) runBash(conn *rpcconn.Conn, command string) {
+	c.spawn(func() {
+		ctx, cancel := context.WithTimeout(c.ctx, longTimeout)
+		defer cancel()
 		i := c.session.BashStart(command)
 		c.ui.Invalidate()
 		r, err := conn.Bash(ctx, command, func(delta string) {
@@ -197,7 +214,7 @@ func (c *Controller) RunBash(command string) {
 			c.ui.Invalidate()
 		})
 		c.session.BashEnd(i, r, err)
-		return nil
+		c.ui.Invalidate()
 	})
 }
 

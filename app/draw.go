@@ -1,7 +1,6 @@
 package app
 
 import (
-	"fmt"
 	"slices"
 
 	"knightcode.ai/desktop/widgets"
@@ -61,8 +60,8 @@ func (w *Window) draw() {
 	if title := windowTitle(v); title != w.win.Title() {
 		w.win.SetTitle(title)
 	}
-	if v.Exit != prev.Exit {
-		w.showExit(v)
+	if first || bannerSeq(v.Banner) != bannerSeq(prev.Banner) {
+		w.showBanner(v.Banner)
 	}
 	if (v.Retry == nil) != (prev.Retry == nil) || (v.Retry != nil && *v.Retry != *prev.Retry) {
 		w.retry.Set(v.Retry)
@@ -83,15 +82,27 @@ func windowTitle(v View) string {
 	return appTitle
 }
 
-// showExit puts up the banner for an agent that ended while the window is
-// open; the transcript and the draft stay as they are.
-func (w *Window) showExit(v View) {
-	if v.Exit == nil || v.Exit.Expected {
-		w.banner.Hide()
+func bannerSeq(b *BannerState) uint64 {
+	if b == nil {
+		return 0
+	}
+	return b.Seq
+}
+
+// showBanner puts up what the session says about the agent process — it
+// could not start, does not answer, crashed or ended the session — or takes
+// the banner down. The transcript and the draft stay as they are.
+func (w *Window) showBanner(b *BannerState) {
+	if b == nil {
+		if w.banner.Visible() {
+			w.banner.Hide()
+			w.body.Refresh()
+		}
 		return
 	}
-	w.banner.SetMessage(fmt.Sprintf("The KnightCode agent exited — %s", v.Exit.Status()), v.Exit.StderrTail, widgets.NoticeError)
+	w.banner.SetMessage(b.Title, b.Detail, b.Level)
 	w.banner.Show()
+	w.body.Refresh()
 }
 
 // drawWidgets places the extensions' text blocks above or below the editor.

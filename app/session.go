@@ -83,6 +83,11 @@ type Session struct {
 	connDetail string
 	exit       *rpcconn.Exit
 	activity   string
+	// slowStart: the agent has not answered its first command for a while;
+	// startDetail is its stderr tail then, or why it could not start.
+	slowStart   bool
+	startDetail string
+	bannerSeq   uint64
 
 	extStatus  map[string]string
 	extWidgets map[string]ExtWidget
@@ -385,8 +390,11 @@ func (s *Session) protocolError(e *rpcconn.ProtocolError) {
 	s.notice(widgets.NoticeWarning, "The agent sent something unexpected: "+e.Error())
 }
 
+// exited records the agent's exit. The banner reports it, once: the
+// transcript only marks a reply the exit cut short.
 func (s *Session) exited(e *rpcconn.Exit) {
 	s.exit = e
+	s.bannerSeq++
 	s.retry = nil
 	s.bashRunning = 0
 	s.conn = ConnExited
@@ -395,9 +403,8 @@ func (s *Session) exited(e *rpcconn.Exit) {
 	if i := s.liveIndex; i >= 0 {
 		s.liveIndex = -1
 		m := s.live.Message()
-		m.StopReason = rpcconn.StopReasonError
-		m.ErrorMessage = "The agent exited before the reply was complete."
 		s.finishAssistant(i, m)
+		s.changeItem(i, func(it *widgets.ChatItem) { it.StopReason, it.ErrorMessage = widgets.StopInterrupted, interruptedNote })
 	}
 	for _, m := range s.toolMeta {
 		if !m.started.IsZero() && m.ended.IsZero() {
@@ -405,8 +412,5 @@ func (s *Session) exited(e *rpcconn.Exit) {
 			m.rev++
 			s.toolsRev++
 		}
-	}
-	if !e.Expected {
-		s.notice(widgets.NoticeError, "The agent exited ("+e.Status()+").")
 	}
 }

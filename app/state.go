@@ -6,9 +6,13 @@ import "knightcode.ai/desktop/rpcconn"
 func (s *Session) SetConn(state ConnState, detail string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.conn != state {
+		s.bannerSeq++
+	}
 	s.conn, s.connDetail = state, detail
 	if state == ConnReady || state == ConnStarting {
 		s.exit = nil
+		s.slowStart, s.startDetail = false, ""
 	}
 	s.touch()
 }

@@ -38,6 +38,8 @@ type View struct {
 
 	Conn ConnState
 	Exit *rpcconn.Exit
+	// Banner is what the banner above the chat says, or nil for none.
+	Banner *BannerState
 
 	// Widgets are the extensions' text blocks by key; WidgetsRev changes
 	// when any of them does.
@@ -99,6 +101,7 @@ func (s *Session) View(prev *View) View {
 	v.Title = s.title
 	v.Conn = s.conn
 	v.Exit = s.exit
+	v.Banner = s.banner()
 	v.BashRunning = s.bashRunning > 0
 	if s.retry != nil {
 		r := *s.retry
@@ -171,24 +174,7 @@ func (s *Session) card(r *rpcconn.ToolRun, m *toolMeta) widgets.ToolCard {
 
 func (s *Session) status() widgets.Status {
 	st := widgets.Status{ContextPercent: -1, Activity: s.activity, Running: s.run.Running()}
-	switch s.conn {
-	case ConnStarting:
-		st.Connection = "Starting agent…"
-	case ConnReady:
-		st.Connection, st.Connected = "Connected", true
-	case ConnExited:
-		st.Exited = true
-		st.Connection = "Agent exited"
-		if s.exit != nil {
-			st.Connection += " (" + s.exit.Status() + ")"
-		}
-	case ConnFailed:
-		st.Exited = true
-		st.Connection = "Not connected"
-	}
-	if s.connDetail != "" {
-		st.Connection += " · " + s.connDetail
-	}
+	s.connStatus(&st)
 	if s.stats != nil {
 		st.TokensIn, st.TokensOut, st.Cost = s.stats.Tokens.Input, s.stats.Tokens.Output, s.stats.Cost
 		if cu := s.stats.ContextUsage; cu != nil {

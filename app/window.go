@@ -330,13 +330,9 @@ func (w *Window) quit() {
 // Invalidate implements UI.
 func (w *Window) Invalidate() { w.frames.Invalidate() }
 
-// ConnectFailed implements UI.
-func (w *Window) ConnectFailed(err error) {
-	uiDo(func() {
-		w.banner.SetMessage("The agent could not be started", err.Error(), widgets.NoticeError)
-		w.banner.Show()
-	})
-}
+// ConnectFailed implements UI. The banner saying so is drawn from the
+// session, which already knows.
+func (w *Window) ConnectFailed(err error) { w.Invalidate() }
 
 // ShowDialog implements UI.
 func (w *Window) ShowDialog(req *rpcconn.ExtensionUIRequest) {

@@ -45,7 +45,8 @@ func NewBanner() *Banner {
 }
 
 // SetMessage sets what the banner says: a one-line title, plain-text detail
-// (a stderr tail; may be empty) and whether it is an error or a warning.
+// (a stderr tail; may be empty) and whether it is an error, a warning or
+// neutral news (NoticeInfo).
 func (b *Banner) SetMessage(title, detail string, level NoticeLevel) {
 	b.title, b.level = title, level
 	b.doc.lines.setText(detail)
@@ -167,9 +168,16 @@ func (r *bannerRenderer) Refresh() {
 	b := r.b
 	th := b.Theme()
 	v := fyne.CurrentApp().Settings().ThemeVariant()
-	tone, icon := theme.ColorNameError, fyne.Resource(theme.NewErrorThemedResource(theme.ErrorIcon()))
-	if b.level != NoticeError {
+	var tone fyne.ThemeColorName
+	var icon fyne.Resource
+	switch b.level {
+	case NoticeError:
+		tone, icon = theme.ColorNameError, theme.NewErrorThemedResource(theme.ErrorIcon())
+	case NoticeWarning:
 		tone, icon = theme.ColorNameWarning, theme.NewWarningThemedResource(theme.WarningIcon())
+	default:
+		// Neutral news, such as the agent ending the session by itself.
+		tone, icon = theme.ColorNamePrimary, theme.NewPrimaryThemedResource(theme.InfoIcon())
 	}
 	b.bg.FillColor = tint(th.Color(tone, v), 0x26)
 	b.accent.FillColor = th.Color(tone, v)

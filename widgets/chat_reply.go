@@ -119,6 +119,8 @@ func (v *replyView) setFooter(it *ChatItem) bool {
 		key = "aborted"
 	case it.StopReason == "length":
 		key = "length"
+	case it.StopReason == StopInterrupted:
+		key = "interrupted:" + it.ErrorMessage
 	case it.Streaming:
 		key = "streaming"
 	}
@@ -133,6 +135,12 @@ func (v *replyView) setFooter(it *ChatItem) bool {
 		v.footer = newNoteLine(theme.IconNameMediaStop, theme.ColorNamePlaceHolder, "Aborted", false)
 	case key == "length":
 		v.footer = newNoteLine(theme.IconNameWarning, theme.ColorNameWarning, lengthNote, true)
+	case strings.HasPrefix(key, "interrupted:"):
+		msg := it.ErrorMessage
+		if msg == "" {
+			msg = "Incomplete"
+		}
+		v.footer = newNoteLine(theme.IconNameMediaStop, theme.ColorNamePlaceHolder, msg, false)
 	case key == "streaming":
 		v.footer = newTextFlow([]inlineSpan{
 			// Monospace: the bundled monospace font has the dot.

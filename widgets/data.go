@@ -79,6 +79,10 @@ const (
 	NoticeError
 )
 
+// StopInterrupted is the StopReason of a reply cut short because the agent
+// process ended; ErrorMessage says so. The banner reports the exit itself.
+const StopInterrupted = "interrupted"
+
 // ChatItem is one entry of the transcript.
 type ChatItem struct {
 	// ID is stable for the life of the entry.
@@ -98,9 +102,9 @@ type ChatItem struct {
 	Streaming bool
 	// Meta is a short line such as "Fake Thinker · 12:04".
 	Meta string
-	// StopReason is "error" or "aborted" for a reply that did not finish,
-	// "length" for one cut off at the model's output limit; ErrorMessage
-	// says why an error happened.
+	// StopReason is "error", "aborted" or StopInterrupted for a reply that
+	// did not finish, "length" for one cut off at the model's output limit;
+	// ErrorMessage says why.
 	StopReason   string
 	ErrorMessage string
 
@@ -165,6 +169,9 @@ type Status struct {
 	// Exited says the agent process is gone (it crashed or quit): the
 	// connection shows in the error colour rather than as starting.
 	Exited bool
+	// Ended says the agent ended the session by itself: not an error, the
+	// connection shows in a neutral colour.
+	Ended bool
 }
 
 // Attachment is an image attached to the draft, shown in the strip above

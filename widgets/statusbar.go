@@ -57,7 +57,7 @@ func (b *StatusBar) SetStatus(st Status) {
 			relayout = true
 		}
 	}
-	if !had || old.Connected != st.Connected || old.Running != st.Running || old.Exited != st.Exited {
+	if !had || old.Connected != st.Connected || old.Running != st.Running || old.Exited != st.Exited || old.Ended != st.Ended {
 		b.styleDot()
 	}
 	set(b.conn, st.Connection)
@@ -84,6 +84,8 @@ func (b *StatusBar) styleDot() {
 	v := fyne.CurrentApp().Settings().ThemeVariant()
 	name := theme.ColorNameWarning // starting
 	switch {
+	case b.st.Ended:
+		name = theme.ColorNamePlaceHolder
 	case b.st.Exited:
 		name = theme.ColorNameError
 	case b.st.Connected && b.st.Running:
