@@ -2,7 +2,9 @@ package app
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"knightcode.ai/desktop/rpcconn"
@@ -95,5 +97,89 @@ func TestRealAgentEscapeKeepsQueueWithoutClearQueue(t *testing.T) {
 	all := strings.Join(sentAfter, "|")
 	if !strings.Contains(all, "steer me") || !strings.Contains(all, "follow me") {
 		t.Fatalf("the model got %q after Esc", sentAfter)
+	}
+}
+
+// TestRealAgentHoldsPromptWhileStarting: pi takes about two seconds to
+// answer get_state. A prompt sent meanwhile waits, then goes out.
+func TestRealAgentHoldsPromptWhileStarting(t *testing.T) {
+	c, s, srv, _ := startPi(t, nil)
+	if s.View(nil).Conn == ConnReady {
+		t.Skip("pi was ready before the test could type")
+	}
+	c.Send("typed while pi starts", nil, false, nil)
+	if v := s.View(nil); v.Conn == ConnStarting && (len(v.Waiting) != 1 || v.QueueNote != noteWaitingStart) {
+		t.Fatalf("while starting: waiting %q note %q", v.Waiting, v.QueueNote)
+	}
+	eventually(t, "the held prompt answered", func() bool { return idleAfterReply(s) && len(s.View(nil).Waiting) == 0 })
+	if got := strings.Join(userTexts(s), "|"); got != "typed while pi starts" {
+		t.Fatalf("transcript has %q", got)
+	}
+	if reqs := srv.Requests(); len(reqs) != 1 || reqs[0].LastUserText() != "typed while pi starts" {
+		t.Fatalf("the model got %d requests", len(reqs))
+	}
+	for _, it := range s.View(nil).Items {
+		if it.Kind == widgets.ChatNotice {
+			t.Fatalf("notice %q", it.Text)
+		}
+	}
+}
+
+// byeExtension registers /bye, which asks pi to shut down: pi then ends
+// the session by itself with exit code 0.
+const byeExtension = `import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
+export default function (pi: ExtensionAPI) {
+	pi.registerCommand("bye", {
+		description: "End the session (ctx.shutdown)",
+		handler: async (_args, ctx) => { ctx.shutdown(); },
+	});
+}
+`
+
+// TestRealAgentEndingAndSignals: pi ending the session for an extension is
+// neutral news; SIGTERM (pi exits 143) and SIGKILL are explained, once, in
+// a banner naming pi.
+func TestRealAgentEndingAndSignals(t *testing.T) {
+	needRealAgent(t)
+	ext := filepath.Join(t.TempDir(), "bye.ts")
+	if err := os.WriteFile(ext, []byte(byeExtension), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, s, _, _ := startPi(t, nil, pienv.WithExtension(ext))
+	waitPiReady(t, s)
+	c.Send("/bye", nil, false, nil)
+	eventually(t, "pi ended the session", func() bool { return s.View(nil).Conn == ConnExited })
+	v := s.View(nil)
+	if b := v.Banner; b == nil || b.Level != widgets.NoticeInfo || b.Title != "pi ended the session by itself" {
+		t.Fatalf("banner after /bye: %+v (exit %+v)", b, v.Exit)
+	}
+	if v.Status.Connection != "Session ended" || !v.Status.Ended {
+		t.Fatalf("status %+v", v.Status)
+	}
+
+	for _, tc := range []struct {
+		sig  syscall.Signal
+		want string
+	}{
+		// pi catches SIGTERM and exits 143 itself.
+		{syscall.SIGTERM, "pi exited unexpectedly — exit code 143 — terminated (SIGTERM)"},
+		{syscall.SIGKILL, "pi exited unexpectedly — signal killed — killed (SIGKILL)"},
+	} {
+		c.Restart()
+		waitPiReady(t, s)
+		eventually(t, "pi loaded", func() bool { return c.current() != nil && len(s.View(nil).Levels) > 0 })
+		if err := syscall.Kill(c.current().PID(), tc.sig); err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, "exited", func() bool { return s.View(nil).Conn == ConnExited })
+		v := s.View(nil)
+		if b := v.Banner; b == nil || b.Level != widgets.NoticeError || !strings.HasPrefix(b.Title, tc.want) {
+			t.Fatalf("%v: banner %+v (exit %+v)", tc.sig, b, v.Exit)
+		}
+		for _, it := range v.Items {
+			if it.Kind == widgets.ChatNotice && strings.Contains(it.Text, "exit") {
+				t.Fatalf("%v: reported in the transcript too: %q", tc.sig, it.Text)
+			}
+		}
 	}
 }
