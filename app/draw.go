@@ -2,6 +2,7 @@ package app
 
 import (
 	"slices"
+	"time"
 
 	"knightcode.ai/desktop/widgets"
 )
@@ -43,6 +44,8 @@ func (w *Window) draw() {
 	}
 	w.thinking.SetCurrent(v.Thinking)
 	w.prompt.SetStreaming(v.Running)
+	w.prompt.SetCommandRunning(v.BashRunning)
+	w.tickBash(v.BashRunning)
 	if first || !slices.Equal(v.Steering, prev.Steering) || !slices.Equal(v.FollowUp, prev.FollowUp) {
 		w.prompt.SetQueue(v.Steering, v.FollowUp)
 	}
@@ -125,4 +128,19 @@ func (w *Window) blocks(below bool) *widgets.ExtensionBlocks {
 		return w.below
 	}
 	return w.above
+}
+
+// tickBash moves the elapsed time of running !commands on once a second,
+// only while one runs.
+func (w *Window) tickBash(running bool) {
+	switch {
+	case running && w.stopBashTick == nil:
+		w.stopBashTick = tickOnUI(time.Second, func() {
+			w.session.TickBash()
+			w.Invalidate()
+		})
+	case !running && w.stopBashTick != nil:
+		w.stopBashTick()
+		w.stopBashTick = nil
+	}
 }

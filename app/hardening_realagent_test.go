@@ -6,6 +6,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"knightcode.ai/desktop/rpcconn"
 	"knightcode.ai/desktop/rpcconn/rpctest/llmserver"
@@ -180,6 +181,32 @@ func TestRealAgentEndingAndSignals(t *testing.T) {
 			if it.Kind == widgets.ChatNotice && strings.Contains(it.Text, "exit") {
 				t.Fatalf("%v: reported in the transcript too: %q", tc.sig, it.Text)
 			}
+		}
+	}
+}
+
+// TestRealAgentStopsACommand: pi runs !commands with a real shell and does
+// not stream their output; abort_bash stops one, which then says it was
+// cancelled and how long it ran.
+func TestRealAgentStopsACommand(t *testing.T) {
+	c, s, _, _ := startPi(t, nil)
+	waitPiReady(t, s)
+	c.RunBash("sleep 30; echo too-late")
+	eventually(t, "running", func() bool { return s.View(nil).BashRunning })
+	time.Sleep(300 * time.Millisecond)
+	began := time.Now()
+	c.AbortBash()
+	eventually(t, "stopped", func() bool { return !s.View(nil).BashRunning })
+	if d := time.Since(began); d > 10*time.Second {
+		t.Fatalf("stopping took %v", d)
+	}
+	it := lastItem(s)
+	if it.Kind != widgets.ChatBash || !it.Cancelled || strings.Contains(it.Text, "too-late") || it.Ended.Sub(it.Started) < 300*time.Millisecond {
+		t.Fatalf("stopped command %+v", it)
+	}
+	for _, it := range s.View(nil).Items {
+		if it.Kind == widgets.ChatNotice {
+			t.Fatalf("notice %q", it.Text)
 		}
 	}
 }

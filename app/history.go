@@ -36,6 +36,8 @@ func (s *Session) LoadHistory(msgs []rpcconn.Message) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.items = make([]widgets.ChatItem, 0, len(msgs))
+	// A !command still running belongs to the transcript being replaced.
+	s.bashRunning = nil
 	s.liveIndex = -1
 	s.live = rpcconn.MessageBuilder{}
 	s.tools = rpcconn.ToolTracker{}

@@ -35,6 +35,7 @@ func (w *Window) buildMenu() *fyne.MainMenu {
 		menuItem("Copy last answer", w.actionCopyLastAnswer, shortcut(fyne.KeyC, ctrl|fyne.KeyModifierShift)),
 	)
 	agent := fyne.NewMenu("Agent",
+		menuItem("Stop (Esc)", w.actionStop, nil),
 		menuItem("Command palette…", w.actionPalette, shortcut(fyne.KeyK, ctrl)),
 		menuItem("Next model", func() { w.shortcut("cycle-model") }, shortcut(fyne.KeyP, ctrl)),
 		menuItem("Compact conversation…", w.actionCompact, nil),

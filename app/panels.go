@@ -207,6 +207,7 @@ func (w *Window) appActions() []appAction {
 		return appAction{widgets.PaletteItem{ID: "app:" + id, Title: title, Detail: detail, Source: "app", Shortcut: sc}, run}
 	}
 	return []appAction{
+		a("stop", "Stop", "Abort the run or the running !command", "Esc", w.actionStop),
 		a("new", "New session", "Start a fresh conversation", "Ctrl+N", w.actionNewSession),
 		a("open", "Open session…", "Browse and resume saved sessions", "Ctrl+O", w.actionBrowse),
 		a("rename", "Rename session…", "Give this session a name", "", w.actionRename),

@@ -75,7 +75,8 @@ type Session struct {
 	stats       *rpcconn.SessionStats
 	liveUsage   *rpcconn.Usage
 
-	bashRunning int
+	// bashRunning holds the chat items of the !commands that run.
+	bashRunning map[int]bool
 	// retry is the automatic retry being waited for, if any.
 	retry *RetryState
 
@@ -396,7 +397,13 @@ func (s *Session) exited(e *rpcconn.Exit) {
 	s.exit = e
 	s.bannerSeq++
 	s.retry = nil
-	s.bashRunning = 0
+	for i := range s.bashRunning {
+		// The agent died with the command: it ran until now.
+		s.changeItem(i, func(it *widgets.ChatItem) {
+			it.Streaming, it.Ended, it.StopReason = false, s.now(), widgets.StopInterrupted
+		})
+	}
+	s.bashRunning = nil
 	s.conn = ConnExited
 	s.steering, s.followUp = nil, nil
 	s.liveUsage = nil

@@ -15,14 +15,41 @@ func (s *Session) BashStart(command string) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.touch()
-	s.bashRunning++
-	return s.appendItem(widgets.ChatItem{Kind: widgets.ChatBash, Command: command, Streaming: true, Meta: bashNote})
+	i := s.appendItem(widgets.ChatItem{Kind: widgets.ChatBash, Command: command, Streaming: true, Meta: bashNote, Started: s.now()})
+	if s.bashRunning == nil {
+		s.bashRunning = map[int]bool{}
+	}
+	s.bashRunning[i] = true
+	return i
+}
+
+// bashLive reports whether handle i is a !command still running in this
+// transcript: after an exit or a session switch its item is gone or done,
+// and late output must not land on another entry.
+func (s *Session) bashLive(i int) bool { return s.bashRunning[i] }
+
+// TickBash moves the clock of running !commands on: their items change, so
+// the chat redraws their elapsed time. The window calls it once a second,
+// only while a command runs.
+func (s *Session) TickBash() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.bashRunning) == 0 {
+		return
+	}
+	s.touch()
+	for i := range s.bashRunning {
+		s.changeItem(i, func(*widgets.ChatItem) {})
+	}
 }
 
 // BashOutput appends streamed output of a running !command.
 func (s *Session) BashOutput(i int, delta string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if !s.bashLive(i) {
+		return
+	}
 	s.touch()
 	s.changeItem(i, func(it *widgets.ChatItem) {
 		it.Text += delta
@@ -39,10 +66,16 @@ func (s *Session) BashOutput(i int, delta string) {
 func (s *Session) BashEnd(i int, r rpcconn.BashResult, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if !s.bashLive(i) {
+		return
+	}
 	s.touch()
-	s.bashRunning--
+	delete(s.bashRunning, i)
 	s.changeItem(i, func(it *widgets.ChatItem) {
 		it.Streaming = false
+		if it.Ended.IsZero() {
+			it.Ended = s.now()
+		}
 		if err != nil {
 			it.Text += "\n" + err.Error()
 			it.Meta = "Failed"

@@ -351,3 +351,53 @@ func TestViewReusesUnchangedTranscript(t *testing.T) {
 		t.Fatal("a new item did not produce a new transcript")
 	}
 }
+
+func TestBashTimesAndSurvivesExit(t *testing.T) {
+	s := NewSession()
+	now := time.Unix(1000, 0)
+	s.now = func() time.Time { return now }
+	i := s.BashStart("sleep 5")
+	v := s.View(nil)
+	if !v.BashRunning || !v.Items[i].Started.Equal(now) || !v.Items[i].Ended.IsZero() {
+		t.Fatalf("started %+v", v.Items[i])
+	}
+	rev := v.Items[i].Revision
+	s.TickBash()
+	if v = s.View(&v); v.Items[i].Revision == rev {
+		t.Fatal("a tick did not move the running command's clock")
+	}
+	now = now.Add(1500 * time.Millisecond)
+	code := 0
+	s.BashEnd(i, rpcconn.BashResult{Output: "done\n", ExitCode: &code}, nil)
+	v = s.View(&v)
+	if it := v.Items[i]; v.BashRunning || it.Streaming || it.Ended.Sub(it.Started) != 1500*time.Millisecond {
+		t.Fatalf("ended %+v", it)
+	}
+	rev = v.Items[i].Revision
+	s.TickBash()
+	if v = s.View(&v); v.Items[i].Revision != rev {
+		t.Fatal("an idle tick changed a finished command")
+	}
+
+	// The agent dies under a running command: it ends there, marked, and
+	// the late failure of its call changes nothing.
+	j := s.BashStart("sleep 60")
+	s.Apply(&rpcconn.Exit{Code: 1})
+	v = s.View(&v)
+	if it := v.Items[j]; v.BashRunning || it.Streaming || it.StopReason != widgets.StopInterrupted || it.Ended.IsZero() {
+		t.Fatalf("after exit %+v", it)
+	}
+	s.BashEnd(j, rpcconn.BashResult{}, &rpcconn.ExitError{Exit: &rpcconn.Exit{Code: 1}})
+	s.BashOutput(j, "late")
+	if it := s.View(&v).Items[j]; it.Text != "" || it.Meta == "Failed" {
+		t.Fatalf("late end applied: %+v", it)
+	}
+	// After a new session's history replaces the transcript, old handles
+	// are dead too.
+	k := s.BashStart("sleep 60")
+	s.LoadHistory(nil)
+	s.BashOutput(k, "stray")
+	if v := s.View(nil); v.BashRunning || len(v.Items) != 0 {
+		t.Fatalf("after LoadHistory: %+v", v.Items)
+	}
+}

@@ -102,7 +102,7 @@ func (s *Session) View(prev *View) View {
 	v.Conn = s.conn
 	v.Exit = s.exit
 	v.Banner = s.banner()
-	v.BashRunning = s.bashRunning > 0
+	v.BashRunning = len(s.bashRunning) > 0
 	if s.retry != nil {
 		r := *s.retry
 		v.Retry = &r

@@ -64,6 +64,8 @@ type Window struct {
 	focused   bool
 	quitOnce  sync.Once
 	loopEnded atomic.Bool
+	// stopBashTick stops the clock of running !commands.
+	stopBashTick func()
 }
 
 // NewWindow builds the main window. It starts the agent when one is found,
@@ -177,7 +179,8 @@ func (w *Window) editorChanged(text string) {
 	w.slash.Update(c, text, pos)
 }
 
-// stop is Esc and the Stop button: with an extension dialog showing, Esc
+// stop is Esc and the Stop button: it stops a running !command and the
+// run, and takes back what waits. With an extension dialog showing, Esc
 // belongs to the dialog, never to the agent.
 func (w *Window) stop() {
 	if w.dialogs.Open() {
@@ -187,10 +190,21 @@ func (w *Window) stop() {
 	if w.controller == nil {
 		return
 	}
-	if w.drawn.BashRunning {
+	if v := w.session.View(&w.drawn); v.BashRunning {
 		w.controller.AbortBash()
 	}
 	w.controller.Escape()
+}
+
+// actionStop is Stop from the menu and the palette: as Esc, and it says so
+// when nothing runs.
+func (w *Window) actionStop() {
+	v := w.session.View(&w.drawn)
+	if !v.Running && !v.BashRunning && len(v.Waiting) == 0 && len(v.Steering)+len(v.FollowUp) == 0 {
+		w.toasts.Show("Nothing is running.", widgets.NoticeInfo)
+		return
+	}
+	w.stop()
 }
 
 // restart starts a fresh agent after an exit or a failed start; the
@@ -310,6 +324,7 @@ func (w *Window) Quit() {
 func (w *Window) quit() {
 	w.frames.Stop()
 	w.prompt.Editor.StopBlinkTimer()
+	w.tickBash(false)
 	if w.controller != nil {
 		// Off the UI goroutine: shutting down waits for the agent, and for
 		// goroutines that may be waiting for the UI.
@@ -417,6 +432,10 @@ func (w *Window) shutdown() {
 	w.loopEnded.Store(true)
 	w.frames.Stop()
 	w.prompt.Editor.StopBlinkTimer()
+	if w.stopBashTick != nil {
+		w.stopBashTick()
+		w.stopBashTick = nil
+	}
 	if w.controller != nil {
 		w.controller.Shutdown()
 	}

@@ -28,6 +28,9 @@ func openTestWindow(t *testing.T, agentArgs ...string) (*Window, string) {
 	t.Helper()
 	serializeUI(t)
 	a := test.NewTempApp(t)
+	// The app's own theme, as Run sets it: the test driver's theme has no
+	// bold monospace font, which a !command's line uses.
+	a.Settings().SetTheme(newAppTheme(Settings{}))
 	t.Setenv(rpctest.EnvChild, "1")
 	path, _ := rpctest.Command()
 	log := filepath.Join(t.TempDir(), "agent-stdin.log")
@@ -315,4 +318,66 @@ func readyCount(w *Window) int {
 func overlays(w *Window) (n int) {
 	onUI(func() { n = len(w.win.Canvas().Overlays().List()) })
 	return n
+}
+
+// TestWindowStopsACommand: while a !command runs the Stop button shows
+// (the agent is otherwise idle) and stops it; its output streams in, and
+// it shows how long it ran. Stop is in the menu and the palette too.
+func TestWindowStopsACommand(t *testing.T) {
+	w, log := openTestWindow(t, "--fake-delay=150ms")
+	typeAndSend(w, "!seq 1 40")
+	eventually(t, "output streams in", func() bool {
+		v := drawn(w)
+		if len(v.Items) == 0 {
+			return false
+		}
+		it := v.Items[len(v.Items)-1]
+		return it.Kind == widgets.ChatBash && it.Streaming && strings.HasPrefix(it.Text, "1\n2\n")
+	})
+	var stopShown bool
+	onUI(func() { stopShown = w.prompt.StopVisible() })
+	if !stopShown || drawn(w).Running {
+		t.Fatalf("while the command runs: Stop shown %v", stopShown)
+	}
+	onUI(w.prompt.Stop)
+	eventually(t, "cancelled", func() bool {
+		v := drawn(w)
+		it := v.Items[len(v.Items)-1]
+		return !v.BashRunning && !it.Streaming && it.Cancelled
+	})
+	if n := len(sentOfType(t, log, "abort_bash")); n != 1 {
+		t.Fatalf("abort_bash sent %d times", n)
+	}
+	v := drawn(w)
+	it := v.Items[len(v.Items)-1]
+	if it.Started.IsZero() || it.Ended.Before(it.Started) || strings.Contains(it.Text, "40\n") {
+		t.Fatalf("stopped command: started %v ended %v, text %q", it.Started, it.Ended, it.Text)
+	}
+	onUI(func() { stopShown = w.prompt.StopVisible() })
+	if stopShown {
+		t.Fatal("Stop still shown after the command ended")
+	}
+
+	var inMenu, inPalette bool
+	onUI(func() {
+		for _, m := range w.win.MainMenu().Items {
+			for _, mi := range m.Items {
+				inMenu = inMenu || strings.HasPrefix(mi.Label, "Stop")
+			}
+		}
+		for _, a := range w.appActions() {
+			inPalette = inPalette || a.item.Title == "Stop"
+		}
+	})
+	if !inMenu || !inPalette {
+		t.Fatalf("Stop in the menu %v, in the palette %v", inMenu, inPalette)
+	}
+	// From the menu it stops a command the same way.
+	typeAndSend(w, "!sleep 30")
+	eventually(t, "running", func() bool { return drawn(w).BashRunning })
+	onUI(w.actionStop)
+	eventually(t, "stopped from the menu", func() bool {
+		v := drawn(w)
+		return !v.BashRunning && v.Items[len(v.Items)-1].Cancelled
+	})
 }

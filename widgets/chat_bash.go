@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -54,12 +55,15 @@ func (v *bashView) update(it *ChatItem) {
 		{text: "$ ", style: fyne.TextStyle{Monospace: true, Bold: true}, color: theme.ColorNamePrimary},
 		{text: it.Command, style: fyne.TextStyle{Monospace: true, Bold: true}},
 	})
-	v.status.setSpans(bashStatus(it))
+	v.status.setSpans(bashStatus(it, time.Now()))
 	v.valid = false
 	repaintView(v)
 }
 
-func bashStatus(it *ChatItem) []inlineSpan {
+// bashStatus is the line under a command: how it ended or that it runs,
+// how long it took, truncation and where the full output is. A running
+// command's item is updated (a new Revision) to move its clock on.
+func bashStatus(it *ChatItem, now time.Time) []inlineSpan {
 	small := fyne.ThemeSizeName(theme.SizeNameCaptionText)
 	var spans []inlineSpan
 	add := func(text string, col fyne.ThemeColorName) {
@@ -71,6 +75,8 @@ func bashStatus(it *ChatItem) []inlineSpan {
 	switch {
 	case it.Cancelled:
 		add("cancelled", theme.ColorNameWarning)
+	case it.StopReason == StopInterrupted:
+		add("interrupted: the agent stopped", theme.ColorNameWarning)
 	case it.ExitCode != nil && *it.ExitCode == 0:
 		// Success is the quiet case; the theme's green is also hard to
 		// read on the light card.
@@ -79,6 +85,9 @@ func bashStatus(it *ChatItem) []inlineSpan {
 		add(fmt.Sprintf("exit %d", *it.ExitCode), theme.ColorNameError)
 	case it.Streaming:
 		add("running…", theme.ColorNamePlaceHolder)
+	}
+	if d := formatElapsed(it.Started, it.Ended, now); d != "" {
+		add(d, theme.ColorNamePlaceHolder)
 	}
 	if it.Truncated {
 		add("output truncated", theme.ColorNameWarning)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
@@ -363,5 +364,29 @@ func TestChatViewCutOffReplySaysSo(t *testing.T) {
 	cv.SetItems([]ChatItem{reply})
 	if strings.Contains(test.RenderToMarkup(w.Canvas()), "output limit") {
 		t.Fatal("the cut-off note stays after the reply changed")
+	}
+}
+
+func TestBashStatusSaysHowLong(t *testing.T) {
+	start := time.Unix(1000, 0)
+	code := 0
+	text := func(it ChatItem, now time.Time) string {
+		var parts []string
+		for _, sp := range bashStatus(&it, now) {
+			parts = append(parts, sp.text)
+		}
+		return strings.Join(parts, "")
+	}
+	running := ChatItem{Kind: ChatBash, Streaming: true, Started: start}
+	if got := text(running, start.Add(3200*time.Millisecond)); got != "running…  ·  3s" {
+		t.Fatalf("running: %q", got)
+	}
+	done := ChatItem{Kind: ChatBash, ExitCode: &code, Started: start, Ended: start.Add(1500 * time.Millisecond)}
+	if got := text(done, start.Add(time.Hour)); got != "exit 0  ·  1.5s" {
+		t.Fatalf("done: %q", got)
+	}
+	loaded := ChatItem{Kind: ChatBash, ExitCode: &code}
+	if got := text(loaded, start); got != "exit 0" {
+		t.Fatalf("from the session file: %q", got)
 	}
 }

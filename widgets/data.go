@@ -108,12 +108,15 @@ type ChatItem struct {
 	StopReason   string
 	ErrorMessage string
 
-	// Bash executions.
+	// Bash executions. Started and Ended time a command run in this
+	// window (zero for one loaded from the session); Ended is zero while
+	// it runs.
 	Command        string
 	ExitCode       *int
 	Cancelled      bool
 	Truncated      bool
 	FullOutputPath string
+	Started, Ended time.Time
 
 	// Notices.
 	Level NoticeLevel

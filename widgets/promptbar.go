@@ -11,6 +11,7 @@ import (
 const (
 	promptHintIdle      = "Enter sends · Shift+Enter adds a line"
 	promptHintStreaming = "Enter steers · Alt+Enter queues a follow-up · Esc stops"
+	promptHintCommand   = "Enter sends · Esc stops the command"
 )
 
 // PromptBar is the bottom of the chat: the queue of waiting messages, the
@@ -35,6 +36,8 @@ type PromptBar struct {
 	stop      *widget.Button
 	hint      *canvas.Text
 	streaming bool
+	// command is true while a !command runs: Stop shows, Enter still sends.
+	command bool
 }
 
 // NewPromptBar returns a bar in the idle state.
@@ -46,7 +49,7 @@ func NewPromptBar() *PromptBar {
 		}
 	}
 	b.Editor.OnEscape = func() {
-		if b.streaming && b.OnStop != nil {
+		if (b.streaming || b.command) && b.OnStop != nil {
 			b.OnStop()
 		}
 	}
@@ -74,15 +77,48 @@ func (b *PromptBar) SetStreaming(streaming bool) {
 	b.Editor.SetStreaming(streaming)
 	if streaming {
 		b.send.SetText("Steer")
-		b.hint.Text = promptHintStreaming
-		b.stop.Show()
 	} else {
 		b.send.SetText("Send")
+	}
+	b.showStop()
+}
+
+// SetCommandRunning shows Stop while a !command runs, also when the agent
+// is otherwise idle; Enter keeps sending.
+func (b *PromptBar) SetCommandRunning(running bool) {
+	if b.command == running {
+		return
+	}
+	b.command = running
+	b.showStop()
+}
+
+// StopVisible reports whether the Stop button shows.
+func (b *PromptBar) StopVisible() bool { return b.stop.Visible() }
+
+func (b *PromptBar) showStop() {
+	switch {
+	case b.streaming:
+		b.hint.Text = promptHintStreaming
+	case b.command:
+		b.hint.Text = promptHintCommand
+	default:
 		b.hint.Text = promptHintIdle
+	}
+	if b.streaming || b.command {
+		b.stop.Show()
+	} else {
 		b.stop.Hide()
 	}
 	b.hint.Refresh()
 	b.Refresh()
+}
+
+// Stop is the Stop button's action, for tests and keyboard-less use.
+func (b *PromptBar) Stop() {
+	if b.stop.Visible() && b.OnStop != nil {
+		b.OnStop()
+	}
 }
 
 // SetQueue shows the steering and follow-up messages waiting for the agent.

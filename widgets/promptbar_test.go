@@ -106,3 +106,28 @@ func TestQueueStripWaitingAndNote(t *testing.T) {
 		t.Fatal("strip visible with nothing waiting")
 	}
 }
+
+func TestPromptBarStopsACommand(t *testing.T) {
+	b, _ := showPromptBar(t)
+	stops := 0
+	b.OnStop = func() { stops++ }
+	b.SetCommandRunning(true)
+	if !b.stop.Visible() || b.send.Text != "Send" || b.hint.Text != promptHintCommand {
+		t.Fatalf("while a command runs: stop %v, button %q, hint %q", b.stop.Visible(), b.send.Text, b.hint.Text)
+	}
+	test.Tap(b.stop)
+	key(b.Editor, fyne.KeyEscape)
+	if stops != 2 {
+		t.Fatalf("stops = %d, want 2", stops)
+	}
+	// A run starting and ending meanwhile leaves Stop for the command.
+	b.SetStreaming(true)
+	b.SetStreaming(false)
+	if !b.stop.Visible() {
+		t.Fatal("Stop hidden while the command still runs")
+	}
+	b.SetCommandRunning(false)
+	if b.stop.Visible() || b.hint.Text != promptHintIdle {
+		t.Fatal("Stop stays after the command ended")
+	}
+}

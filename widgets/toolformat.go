@@ -12,15 +12,22 @@ import (
 // elapsedText is how long a tool call took or has been running. A running
 // call shows whole seconds, since the ticker only refreshes once a second.
 func elapsedText(c ToolCard, now time.Time) string {
-	if c.Started.IsZero() {
+	return formatElapsed(c.Started, c.Ended, now)
+}
+
+// formatElapsed is how long something took, or has taken so far at now
+// when ended is zero: "1.4s" (tenths only once finished and under 10 s),
+// "42s", "3m 05s", "1h 02m"; "" when it has no start.
+func formatElapsed(started, ended, now time.Time) string {
+	if started.IsZero() {
 		return ""
 	}
-	end := c.Ended
+	end := ended
 	running := end.IsZero()
 	if running {
 		end = now
 	}
-	d := max(end.Sub(c.Started), 0)
+	d := max(end.Sub(started), 0)
 	switch {
 	case d < 10*time.Second && !running:
 		return fmt.Sprintf("%.1fs", d.Seconds())
