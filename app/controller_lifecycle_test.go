@@ -239,10 +239,10 @@ func TestControllerExitStatusesExplained(t *testing.T) {
 		crash func()
 		want  string
 	}{
-		{"exit 137 from a wrapper", func() { c.Send("[[slow:20]] [[long:20]] [[crash:137]]", nil, false, nil) }, "KnightCode exited unexpectedly — exit code 137 — killed (SIGKILL)"},
-		{"exit 143", func() { c.Send("[[slow:20]] [[long:20]] [[crash:143]]", nil, false, nil) }, "exit code 143 — terminated (SIGTERM)"},
-		{"SIGKILL", func() { syscall.Kill(c.current().PID(), syscall.SIGKILL) }, "signal killed — killed (SIGKILL)"},
-		{"SIGTERM", func() { syscall.Kill(c.current().PID(), syscall.SIGTERM) }, "signal terminated — terminated (SIGTERM)"},
+		{"exit 137 from a wrapper", func() { c.Send("[[slow:20]] [[long:20]] [[crash:137]]", nil, false, nil) }, "KnightCode was killed (SIGKILL, exit code 137)"},
+		{"exit 143", func() { c.Send("[[slow:20]] [[long:20]] [[crash:143]]", nil, false, nil) }, "KnightCode was terminated (SIGTERM, exit code 143)"},
+		{"SIGKILL", func() { syscall.Kill(c.current().PID(), syscall.SIGKILL) }, "KnightCode was killed (SIGKILL):"},
+		{"SIGTERM", func() { syscall.Kill(c.current().PID(), syscall.SIGTERM) }, "KnightCode was terminated (SIGTERM) by"},
 	} {
 		tc.crash()
 		eventually(t, tc.name, func() bool { return s.View(nil).Conn == ConnExited })

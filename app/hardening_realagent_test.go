@@ -163,8 +163,8 @@ func TestRealAgentEndingAndSignals(t *testing.T) {
 		want string
 	}{
 		// pi catches SIGTERM and exits 143 itself.
-		{syscall.SIGTERM, "pi exited unexpectedly — exit code 143 — terminated (SIGTERM)"},
-		{syscall.SIGKILL, "pi exited unexpectedly — signal killed — killed (SIGKILL)"},
+		{syscall.SIGTERM, "pi was terminated (SIGTERM, exit code 143)"},
+		{syscall.SIGKILL, "pi was killed (SIGKILL)"},
 	} {
 		c.Restart()
 		waitPiReady(t, s)

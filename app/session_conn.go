@@ -76,7 +76,7 @@ func (s *Session) banner() *BannerState {
 			b.Title, b.Level = name+" ended the session by itself", widgets.NoticeInfo
 			b.Detail = strings.TrimRight(e.StderrTail, "\n")
 		default:
-			b.Title, b.Detail = name+" exited unexpectedly — "+e.Explain(), strings.TrimRight(e.StderrTail, "\n")
+			b.Title, b.Detail = name+" "+e.Describe(), strings.TrimRight(e.StderrTail, "\n")
 		}
 	default:
 		return nil

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strings"
 )
 
 // TypeExit and TypeProtocolError name the connection's own events.
@@ -53,35 +54,55 @@ func (e *Exit) EndedByItself() bool {
 // signalMeanings say in words what the usual ways to be stopped mean. A
 // shell or wrapper that relays a signal exits with 128 + its number.
 var signalMeanings = []struct {
-	name string // as Go's syscall.Signal prints it
-	code int    // 128 + the signal's number
-	text string
+	name   string // as Go's syscall.Signal prints it
+	signal string
+	code   int // 128 + the signal's number
+	what   string
+	why    string
 }{
-	{"killed", 137, "killed (SIGKILL): the system may have run out of memory, or another program ended it"},
-	{"terminated", 143, "terminated (SIGTERM) by another program or a system shutdown"},
-	{"interrupt", 130, "interrupted (SIGINT)"},
-	{"hangup", 129, "hung up (SIGHUP): the terminal or login session it belonged to closed"},
-	{"segmentation fault", 139, "crashed with a segmentation fault (SIGSEGV)"},
-	{"aborted", 134, "aborted (SIGABRT)"},
+	{"killed", "SIGKILL", 137, "was killed", "out of memory, or another program stopped it"},
+	{"terminated", "SIGTERM", 143, "was terminated", "by another program or a shutdown"},
+	{"interrupt", "SIGINT", 130, "was interrupted", ""},
+	{"hangup", "SIGHUP", 129, "hung up", "its terminal or login session closed"},
+	{"segmentation fault", "SIGSEGV", 139, "crashed", "a segmentation fault"},
+	{"aborted", "SIGABRT", 134, "aborted", ""},
 }
 
-// Explain says how the process ended for a person: "exit code 3",
-// "exit code 137 — killed (SIGKILL): …", "signal terminated — terminated
-// (SIGTERM) by …".
-func (e *Exit) Explain() string {
-	status := e.Status()
+// Describe says how the process ended, as a predicate for its name:
+// "was killed (SIGKILL, exit code 137): out of memory, or another program
+// stopped it", "exited unexpectedly (exit code 3)", "ended the session by
+// itself".
+func (e *Exit) Describe() string {
 	if e == nil {
-		return status
+		return "is still running"
 	}
 	for _, m := range signalMeanings {
-		if e.Signal == m.name || (e.Signal == "" && e.Err == nil && e.Code == m.code) {
-			return status + " — " + m.text
+		var how string
+		switch {
+		case e.Signal == m.name:
+			how = m.signal
+		case e.Signal == "" && e.Err == nil && e.Code == m.code:
+			how = fmt.Sprintf("%s, exit code %d", m.signal, e.Code)
+		default:
+			continue
 		}
+		s := m.what + " (" + how + ")"
+		switch {
+		case m.why == "":
+		case strings.HasPrefix(m.why, "by "):
+			s += " " + m.why
+		default:
+			s += ": " + m.why
+		}
+		return s
 	}
-	if e.EndedByItself() {
-		return status + " — it ended by itself"
+	switch {
+	case e.EndedByItself():
+		return "ended the session by itself"
+	case e.Expected:
+		return "stopped (" + e.Status() + ")"
 	}
-	return status
+	return "exited unexpectedly (" + e.Status() + ")"
 }
 
 func exitFromWait(state *os.ProcessState, err error) *Exit {

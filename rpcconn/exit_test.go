@@ -1,25 +1,23 @@
 package rpcconn
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
-func TestExitExplained(t *testing.T) {
+func TestExitDescribed(t *testing.T) {
 	for _, tc := range []struct {
 		exit Exit
 		want string
 	}{
-		{Exit{Code: 3}, "exit code 3"},
-		{Exit{Code: 137}, "exit code 137 — killed (SIGKILL)"},
-		{Exit{Code: 143}, "exit code 143 — terminated (SIGTERM)"},
-		{Exit{Code: -1, Signal: "killed"}, "signal killed — killed (SIGKILL)"},
-		{Exit{Code: -1, Signal: "terminated"}, "signal terminated — terminated (SIGTERM)"},
-		{Exit{Code: 0}, "exit code 0 — it ended by itself"},
-		{Exit{Code: 0, Expected: true}, "exit code 0"},
+		{Exit{Code: 3}, "exited unexpectedly (exit code 3)"},
+		{Exit{Code: 137}, "was killed (SIGKILL, exit code 137): out of memory, or another program stopped it"},
+		{Exit{Code: 143}, "was terminated (SIGTERM, exit code 143) by another program or a shutdown"},
+		{Exit{Code: -1, Signal: "killed"}, "was killed (SIGKILL): out of memory, or another program stopped it"},
+		{Exit{Code: -1, Signal: "terminated"}, "was terminated (SIGTERM) by another program or a shutdown"},
+		{Exit{Code: -1, Signal: "segmentation fault"}, "crashed (SIGSEGV): a segmentation fault"},
+		{Exit{Code: 0}, "ended the session by itself"},
+		{Exit{Code: 0, Expected: true}, "stopped (exit code 0)"},
 	} {
-		if got := tc.exit.Explain(); !strings.HasPrefix(got, tc.want) {
-			t.Errorf("%+v: %q, want it to start with %q", tc.exit, got, tc.want)
+		if got := tc.exit.Describe(); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.exit, got, tc.want)
 		}
 	}
 	if !(&Exit{}).EndedByItself() || (&Exit{Expected: true}).EndedByItself() || (&Exit{Code: -1, Signal: "killed"}).EndedByItself() {

@@ -1284,8 +1284,8 @@ func (r *raRun) step7Crash() {
 	pi := kids[0]
 	t.Logf("agent pid %d: %s", pi, wintest.CommandLine(pi))
 	r.must(syscall.Kill(pi, syscall.SIGKILL), "killing the agent")
-	words := r.waitScreen("agent-killed", "the crash banner with Restart and pi's stderr tail", r.chat,
-		raAll("exited", "Restart", raStderrWord))
+	words := r.waitScreen("agent-killed", "the crash banner (pi was killed) with Restart and pi's stderr tail", r.chat,
+		raAll("killed", "Restart", raStderrWord))
 	t.Logf("banner read: %s", wintest.Text(words))
 	if !wintest.WaitFor(raWait, 200*time.Millisecond, func() bool { return !wintest.Running(pi) }) {
 		t.Fatalf("the killed agent %d is still running", pi)
