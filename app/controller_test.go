@@ -149,12 +149,23 @@ func TestControllerEscapeRestoresQueuedTexts(t *testing.T) {
 	if len(got) != 1 || got[0] != "steer me\n\nfollow me" {
 		t.Fatalf("restored drafts %q", got)
 	}
+	aborted := false
 	for _, it := range s.View(nil).Items {
-		if it.Kind == widgets.ChatAssistant && it.StopReason == "aborted" {
-			return
-		}
+		aborted = aborted || it.Kind == widgets.ChatAssistant && it.StopReason == "aborted"
 	}
-	t.Fatal("no aborted reply in the transcript")
+	if !aborted {
+		t.Fatal("no aborted reply in the transcript")
+	}
+	if v := s.View(nil); len(v.Steering)+len(v.FollowUp) != 0 || v.QueueNote != "" {
+		t.Fatalf("queue after Esc %q %q, note %q", v.Steering, v.FollowUp, v.QueueNote)
+	}
+	// Taken back, they are never sent.
+	c.Send("next", nil, false, nil)
+	eventually(t, "next reply", func() bool { return !s.Running() && lastItem(s).Kind == widgets.ChatAssistant && len(userTexts(s)) == 2 })
+	time.Sleep(100 * time.Millisecond)
+	if got := strings.Join(userTexts(s), "|"); got != "[[slow:100]] [[long:50]]|next" {
+		t.Fatalf("sent %q", got)
+	}
 }
 
 func TestControllerKeepsDraftWhenSendFails(t *testing.T) {

@@ -381,3 +381,28 @@ func TestWindowStopsACommand(t *testing.T) {
 		return !v.BashRunning && v.Items[len(v.Items)-1].Cancelled
 	})
 }
+
+// TestWindowEscapeOnAgentWithoutClearQueue: after Esc on an agent that
+// cannot give queued messages back the window is idle again (Send, no
+// Stop), the editor stays empty and the queue strip says the messages go
+// with the next prompt.
+func TestWindowEscapeOnAgentWithoutClearQueue(t *testing.T) {
+	w, _ := openTestWindow(t, "--fake-older")
+	typeAndSend(w, "[[slow:100]] [[long:60]]")
+	eventually(t, "running", func() bool { return drawn(w).Running })
+	typeAndSend(w, "steer me")
+	eventually(t, "queued", func() bool { return len(drawn(w).Steering) == 1 })
+	onUI(func() { w.prompt.Editor.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape}) })
+	eventually(t, "idle with the note", func() bool {
+		v := drawn(w)
+		var note string
+		onUI(func() { note = w.prompt.QueueNote() })
+		return !v.Running && note == noteQueueStays
+	})
+	var draft string
+	var stop bool
+	onUI(func() { draft, stop = w.prompt.Editor.Text(), w.prompt.StopVisible() })
+	if draft != "" || stop {
+		t.Fatalf("after Esc: draft %q, Stop shown %v", draft, stop)
+	}
+}
