@@ -161,7 +161,9 @@ func TestControllerEscapeRestoresQueuedTexts(t *testing.T) {
 	}
 	// Taken back, they are never sent.
 	c.Send("next", nil, false, nil)
-	eventually(t, "next reply", func() bool { return !s.Running() && lastItem(s).Kind == widgets.ChatAssistant && len(userTexts(s)) == 2 })
+	eventually(t, "next reply", func() bool {
+		return !s.Running() && lastItem(s).Kind == widgets.ChatAssistant && len(userTexts(s)) == 2
+	})
 	time.Sleep(100 * time.Millisecond)
 	if got := strings.Join(userTexts(s), "|"); got != "[[slow:100]] [[long:50]]|next" {
 		t.Fatalf("sent %q", got)
