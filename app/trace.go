@@ -32,12 +32,20 @@ func openTrace() *tracer {
 // Mark records an event with the wall-clock time in Unix nanoseconds, so a
 // harness in another process can relate it to what it did.
 func (t *tracer) Mark(event string, args ...any) {
+	if t.f != nil {
+		t.MarkAt(time.Now(), event, args...)
+	}
+}
+
+// MarkAt records an event that happened at at, seen only now (such as the
+// moment a response had been read, stamped by the reader).
+func (t *tracer) MarkAt(at time.Time, event string, args ...any) {
 	if t.f == nil {
 		return
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	fmt.Fprintf(t.f, "%d %s %s\n", time.Now().UnixNano(), event, fmt.Sprint(args...))
+	fmt.Fprintf(t.f, "%d %s %s\n", at.UnixNano(), event, fmt.Sprint(args...))
 }
 
 func (t *tracer) enabled() bool { return t.f != nil }
