@@ -2,10 +2,7 @@ package rpcconn
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
-	"time"
 )
 
 // Streaming behaviours for a prompt sent while the agent is running.
@@ -91,70 +88,6 @@ func (c *Conn) GetMessages(ctx context.Context) ([]Message, error) {
 	}
 	err := c.Call(ctx, "get_messages", nil, &r)
 	return r.Messages, err
-}
-
-// MessagesAnswer is a get_messages answer left undecoded, for a caller that
-// decodes a long session's last screen before the rest (DecodeMessage).
-type MessagesAnswer struct {
-	// Messages are the messages' raw JSON, oldest first. They share the
-	// memory the answer was read into (no copy): read them, never write.
-	// An element that is not a valid message is still here, for
-	// DecodeMessage to reject; the others around it are unaffected.
-	Messages []json.RawMessage
-	// Received is when the answer's last byte had been read.
-	Received time.Time
-	// Size is the answer's data in bytes.
-	Size int
-}
-
-// GetMessagesRaw returns every message of the conversation undecoded. The
-// answer is read once and never copied; cutting it into messages is one
-// walk over it, on the caller's goroutine.
-func (c *Conn) GetMessagesRaw(ctx context.Context) (MessagesAnswer, error) {
-	resp, err := c.roundTrip(ctx, "get_messages", nil, nil)
-	if err != nil {
-		return MessagesAnswer{}, err
-	}
-	a := MessagesAnswer{Received: resp.Received, Size: len(resp.Data)}
-	a.Messages, err = splitMessages(resp.Data)
-	if err != nil {
-		err = fmt.Errorf("%s: bad response data: %w", resp.Command, err)
-	}
-	return a, err
-}
-
-// splitMessages cuts the "messages" array of get_messages data into its
-// elements. When the array breaks off, the messages before the break are
-// returned with the error.
-func splitMessages(data []byte) ([]json.RawMessage, error) {
-	if len(data) == 0 || string(data) == "null" {
-		return nil, nil
-	}
-	var msgs []json.RawMessage
-	err := walkObject(data, func(key []byte, start int) (int, error) {
-		switch {
-		case string(key) != "messages":
-			return skipValue(data, start)
-		case data[start] == 'n':
-			// Like encoding/json: a later key wins, and null means none.
-			msgs = msgs[:0]
-			return skipLiteral(data, start, "null")
-		}
-		var end int
-		var err error
-		msgs, end, err = splitArray(data, start, msgs[:0])
-		return end, err
-	})
-	return msgs, err
-}
-
-// DecodeMessage decodes one element of MessagesAnswer.Messages. When some
-// field has an unexpected type (a newer agent's), m still holds every field
-// that decoded and err is a *json.UnmarshalTypeError; any other error means
-// the element is no message at all.
-func DecodeMessage(raw json.RawMessage) (m Message, err error) {
-	err = json.Unmarshal(raw, &m)
-	return m, err
 }
 
 // SetModel switches to a model and returns it.

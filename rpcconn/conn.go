@@ -2,7 +2,6 @@ package rpcconn
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -306,8 +305,8 @@ func (c *Conn) handleLine(line []byte, received time.Time) (kept bool) {
 	c.mu.Unlock()
 	if resp != nil {
 		resp.Received = received
-		if kept = len(resp.Data) >= keepDataSize; !kept && resp.Data != nil {
-			resp.Data = append(json.RawMessage(nil), resp.Data...)
+		if kept = len(resp.Data) >= keepDataSize; !kept {
+			resp.copyData()
 		}
 		c.route(resp)
 		return kept

@@ -25,6 +25,11 @@ type Response struct {
 	// Received is when a Conn had read the response's last byte (zero from
 	// DecodeRecord).
 	Received time.Time `json:"-"`
+
+	// messages are a get_messages answer's messages, cut by the reader
+	// (messagesCut) in the walk that found the record's fields.
+	messages    []json.RawMessage
+	messagesCut bool
 }
 
 // DecodeRecord decodes one stdout record into either a Response or an Event
@@ -32,10 +37,19 @@ type Response struct {
 // *UnknownEvent. It never keeps a reference to line.
 func DecodeRecord(line []byte) (*Response, Event, error) {
 	resp, ev, err := decodeRecord(line)
-	if resp != nil && resp.Data != nil {
-		resp.Data = append(json.RawMessage(nil), resp.Data...)
+	if resp != nil {
+		resp.copyData()
 	}
 	return resp, ev, err
+}
+
+// copyData makes the response's data its own rather than a slice of the
+// record.
+func (r *Response) copyData() {
+	if r.Data != nil {
+		r.Data = append(json.RawMessage(nil), r.Data...)
+	}
+	r.messages, r.messagesCut = nil, false
 }
 
 // decodeRecord is DecodeRecord except that a Response's Data is a slice of
@@ -43,7 +57,22 @@ func DecodeRecord(line []byte) (*Response, Event, error) {
 func decodeRecord(line []byte) (*Response, Event, error) {
 	var typ, assistantEvent, usage []byte
 	var rf responseFields
-	err := objectFields(line, func(key, value []byte) {
+	err := walkObject(line, func(key []byte, start int) (int, error) {
+		if string(key) == "data" && string(typ) == `"response"` && string(rf.command) == `"get_messages"` {
+			// A long session's answer is 50 MB: its messages are cut in
+			// this walk, which has to cross them anyway, rather than in
+			// another one later. (The agent writes type and command
+			// before data; otherwise GetMessagesRaw cuts them.)
+			if msgs, end, err := splitMessagesAt(line, start); err == nil {
+				rf.data, rf.messages, rf.messagesCut = line[start:end], msgs, true
+				return end, nil
+			}
+		}
+		end, err := skipValue(line, start)
+		if err != nil {
+			return 0, err
+		}
+		value := line[start:end]
 		switch string(key) {
 		case "type":
 			typ = value
@@ -60,8 +89,9 @@ func decodeRecord(line []byte) (*Response, Event, error) {
 		case "error":
 			rf.error = value
 		case "data":
-			rf.data = value
+			rf.data, rf.messages, rf.messagesCut = value, nil, false
 		}
+		return end, nil
 	})
 	if err != nil {
 		return nil, nil, err
@@ -106,10 +136,12 @@ func decodeRecord(line []byte) (*Response, Event, error) {
 // second on the reader goroutine, measured).
 type responseFields struct {
 	id, command, success, error, data []byte
+	messages                          []json.RawMessage
+	messagesCut                       bool
 }
 
 func (f responseFields) decode() (*Response, error) {
-	r := &Response{Data: f.data}
+	r := &Response{Data: f.data, messages: f.messages, messagesCut: f.messagesCut}
 	var err error
 	if f.id != nil {
 		if r.ID, err = decodeString(f.id); err != nil {

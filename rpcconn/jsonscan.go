@@ -32,46 +32,55 @@ func objectFields(data []byte, visit func(key, value []byte)) error {
 // offset just past the value (skipValue's job, unless it has a faster or
 // more useful walk for that key).
 func walkObject(data []byte, value func(key []byte, start int) (end int, err error)) error {
-	i := skipSpace(data, 0)
+	end, err := walkObjectAt(data, skipSpace(data, 0), value)
+	if err != nil {
+		return err
+	}
+	return checkTrailing(data, end)
+}
+
+// walkObjectAt walks the object starting at data[i] like walkObject and
+// returns the offset just past it.
+func walkObjectAt(data []byte, i int, value func(key []byte, start int) (end int, err error)) (int, error) {
 	if i >= len(data) || data[i] != '{' {
-		return fmt.Errorf("%w: not an object", errBadJSON)
+		return 0, fmt.Errorf("%w: not an object", errBadJSON)
 	}
 	i = skipSpace(data, i+1)
 	if i < len(data) && data[i] == '}' {
-		return checkTrailing(data, i+1)
+		return i + 1, nil
 	}
 	for {
 		if i >= len(data) || data[i] != '"' {
-			return fmt.Errorf("%w: expected key at offset %d", errBadJSON, i)
+			return 0, fmt.Errorf("%w: expected key at offset %d", errBadJSON, i)
 		}
 		keyEnd, err := skipString(data, i)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		key := data[i+1 : keyEnd-1]
 		i = skipSpace(data, keyEnd)
 		if i >= len(data) || data[i] != ':' {
-			return fmt.Errorf("%w: expected ':' at offset %d", errBadJSON, i)
+			return 0, fmt.Errorf("%w: expected ':' at offset %d", errBadJSON, i)
 		}
 		i = skipSpace(data, i+1)
 		if i >= len(data) {
-			return fmt.Errorf("%w: missing value", errBadJSON)
+			return 0, fmt.Errorf("%w: missing value", errBadJSON)
 		}
 		valueEnd, err := value(key, i)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		i = skipSpace(data, valueEnd)
 		if i >= len(data) {
-			return fmt.Errorf("%w: unterminated object", errBadJSON)
+			return 0, fmt.Errorf("%w: unterminated object", errBadJSON)
 		}
 		switch data[i] {
 		case ',':
 			i = skipSpace(data, i+1)
 		case '}':
-			return checkTrailing(data, i+1)
+			return i + 1, nil
 		default:
-			return fmt.Errorf("%w: unexpected %q at offset %d", errBadJSON, data[i], i)
+			return 0, fmt.Errorf("%w: unexpected %q at offset %d", errBadJSON, data[i], i)
 		}
 	}
 }

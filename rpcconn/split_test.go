@@ -230,6 +230,9 @@ func TestBigResponseDataIsTheReadersBuffer(t *testing.T) {
 	if !within(r.Data, lines[0]) {
 		t.Fatal("a big response's data was copied")
 	}
+	if !r.messagesCut || len(r.messages) != 1 || !within(r.messages[0], r.Data) {
+		t.Fatalf("messages not cut by the reader: %v, %d", r.messagesCut, len(r.messages))
+	}
 	s := (<-small.result).resp
 	if string(s.Data) != `{"thinkingLevel":"off"}` || within(s.Data, lines[1]) {
 		t.Fatalf("small response: %q, not copied out of the reader's buffer: %v", s.Data, !within(s.Data, lines[1]))
@@ -269,6 +272,35 @@ func TestDecodeResponseFieldsLikeEncodingJSON(t *testing.T) {
 	} {
 		if _, _, err := DecodeRecord([]byte(line)); err == nil {
 			t.Errorf("%s: no error", line)
+		}
+	}
+}
+
+// TestReaderCutsMessagesOnlyWhereItMay: the reader cuts a get_messages
+// answer's messages when type and command come before data, and never
+// hands out cut messages that alias a record it does not keep.
+func TestReaderCutsMessagesOnlyWhereItMay(t *testing.T) {
+	const msgs = `{"messages":[{"role":"user","content":"a,]"},{"role":"assistant"}]}`
+	for _, c := range []struct {
+		line string
+		cut  bool
+	}{
+		{`{"id":"1","type":"response","command":"get_messages","success":true,"data":` + msgs + `}`, true},
+		{`{"data":` + msgs + `,"id":"1","type":"response","command":"get_messages","success":true}`, false},
+		{`{"id":"1","type":"response","command":"get_state","success":true,"data":` + msgs + `}`, false},
+		// Not cuttable, still a response: GetMessagesRaw reports it.
+		{`{"id":"1","type":"response","command":"get_messages","success":true,"data":{"messages":5}}`, false},
+	} {
+		resp, _, err := decodeRecord([]byte(c.line))
+		if err != nil || resp.messagesCut != c.cut {
+			t.Errorf("%s: cut %v, %v", c.line, resp != nil && resp.messagesCut, err)
+			continue
+		}
+		if c.cut && strings.Join(rawStrings(resp.messages), "|") != `{"role":"user","content":"a,]"}|{"role":"assistant"}` {
+			t.Errorf("%s: %q", c.line, rawStrings(resp.messages))
+		}
+		if copied, _, _ := DecodeRecord([]byte(c.line)); copied.messagesCut || copied.messages != nil {
+			t.Errorf("%s: DecodeRecord kept messages that alias the line", c.line)
 		}
 	}
 }
