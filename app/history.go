@@ -28,9 +28,9 @@ import (
 // item i's ID comes from its message's index, not from conversion order,
 // and a tool result converts with its call wherever the split fell.
 const (
-	// A tall window shows a few dozen entries; a screen of huge messages
-	// is bounded by size instead.
-	firstScreenEntries = 64
+	// The smallest entry (a notice) is 53 px tall: 40 of them fill a
+	// 2,100 px transcript. A screen of huge messages is bounded by size.
+	firstScreenEntries = 40
 	firstScreenBytes   = 4 << 20
 )
 
