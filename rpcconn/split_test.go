@@ -304,3 +304,18 @@ func TestReaderCutsMessagesOnlyWhereItMay(t *testing.T) {
 		}
 	}
 }
+
+func TestContentTextSharesASingleBlock(t *testing.T) {
+	long := strings.Repeat("output line\n", 1000)
+	c := Content{{Type: ContentThinking, Thinking: "x"}, {Type: ContentText, Text: long}, {Type: ContentImage}}
+	if got := c.Text(); got != long || unsafe.StringData(got) != unsafe.StringData(long) {
+		t.Fatal("a single text block was copied")
+	}
+	two := Content{{Type: ContentText, Text: "a"}, {Type: ContentToolCall}, {Type: ContentText, Text: "b"}}
+	if got := two.Text(); got != "a\nb" {
+		t.Fatalf("%q", got)
+	}
+	if got := (Content{{Type: ContentImage}}).Text(); got != "" {
+		t.Fatalf("%q", got)
+	}
+}
