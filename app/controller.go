@@ -153,8 +153,7 @@ func (c *Controller) getState(conn *rpcconn.Conn) (rpcconn.SessionState, error) 
 }
 
 // loadAll fetches what the window shows besides events: models, thinking
-// levels, the transcript so far and the stats. After a restart into an
-// empty session the old transcript stays on screen, marked as such.
+// levels, the transcript so far and the stats.
 func (c *Controller) loadAll(conn *rpcconn.Conn, restart bool) {
 	ctx, cancel := context.WithTimeout(c.ctx, callTimeout)
 	defer cancel()
@@ -164,20 +163,9 @@ func (c *Controller) loadAll(conn *rpcconn.Conn, restart bool) {
 		c.report("Could not list models", err)
 	}
 	c.loadLevels(ctx, conn)
-	if msgs, err := conn.GetMessages(ctx); err == nil {
-		if restart && len(msgs) == 0 {
-			c.session.Notice(widgets.NoticeInfo, "The agent restarted in a new session: the conversation above is kept here, but the agent no longer remembers it.")
-		} else {
-			c.session.LoadHistory(msgs)
-			trace.Mark("history", len(msgs))
-			// Draw the transcript now; stats can take the agent seconds on
-			// a long session and must not hold up the first paint.
-			c.ui.Invalidate()
-			if len(msgs) > 1000 {
-				c.spawn(releaseDecodeMemory)
-			}
-		}
-	} else {
+	// Stats wait for the transcript's first paint: the agent can take
+	// seconds over them on a long session.
+	if err := c.loadHistory(ctx, conn, restart); err != nil {
 		c.report("Could not load the conversation", err)
 	}
 	c.loadStats(ctx, conn)

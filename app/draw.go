@@ -20,6 +20,7 @@ func (w *Window) draw() {
 	first := prev.Rev == 0
 	v := w.session.View(&prev)
 	if !first && v.Rev == prev.Rev {
+		w.probe.drawn(v.Rev)
 		return
 	}
 	if trace.enabled() {
@@ -67,6 +68,7 @@ func (w *Window) draw() {
 		w.drawWidgets(v.Widgets, prev.Widgets)
 	}
 	w.drawn = v
+	w.probe.drawn(v.Rev)
 }
 
 func windowTitle(v View) string {

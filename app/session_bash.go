@@ -9,22 +9,38 @@ import (
 // it and hands it to the model with the next prompt, not now.
 const bashNote = "Output goes to the model with your next prompt"
 
+// BashHandle names a !command's transcript entry. It stays right while
+// older history is put before the entry, and names nothing once another
+// history replaced the transcript.
+type BashHandle struct {
+	gen uint64
+	pos int
+}
+
+func (s *Session) bashIndex(h BashHandle) int {
+	if h.gen != s.histGen {
+		return -1
+	}
+	return h.pos + s.prepended
+}
+
 // BashStart adds a running !command to the transcript and returns its
 // handle for BashOutput and BashEnd.
-func (s *Session) BashStart(command string) int {
+func (s *Session) BashStart(command string) BashHandle {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.touch()
 	s.bashRunning++
-	return s.appendItem(widgets.ChatItem{Kind: widgets.ChatBash, Command: command, Streaming: true, Meta: bashNote})
+	i := s.appendItem(widgets.ChatItem{Kind: widgets.ChatBash, Command: command, Streaming: true, Meta: bashNote})
+	return BashHandle{s.histGen, i - s.prepended}
 }
 
 // BashOutput appends streamed output of a running !command.
-func (s *Session) BashOutput(i int, delta string) {
+func (s *Session) BashOutput(h BashHandle, delta string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.touch()
-	s.changeItem(i, func(it *widgets.ChatItem) {
+	s.changeItem(s.bashIndex(h), func(it *widgets.ChatItem) {
 		it.Text += delta
 		if over := len(it.Text) - toolOutputCap; over > 0 {
 			// The agent keeps the whole output; the window keeps the tail.
@@ -36,12 +52,12 @@ func (s *Session) BashOutput(i int, delta string) {
 
 // BashEnd records how a !command ended. Agents that do not stream bash
 // output (pi 0.73) only deliver it here.
-func (s *Session) BashEnd(i int, r rpcconn.BashResult, err error) {
+func (s *Session) BashEnd(h BashHandle, r rpcconn.BashResult, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.touch()
 	s.bashRunning--
-	s.changeItem(i, func(it *widgets.ChatItem) {
+	s.changeItem(s.bashIndex(h), func(it *widgets.ChatItem) {
 		it.Streaming = false
 		if err != nil {
 			it.Text += "\n" + err.Error()
