@@ -47,6 +47,7 @@ type config struct {
 	echoWait        time.Duration
 	termWait        time.Duration
 	agentRuns       int
+	maxRSS          int64
 	only            string
 }
 
@@ -101,8 +102,10 @@ func main() {
 	flag.DurationVar(&c.echoWait, "echo-wait", 20*time.Second, "how long to wait for a key to echo after a huge reply")
 	flag.DurationVar(&c.termWait, "term-wait", 10*time.Second, "how long to wait for the app to exit on SIGTERM before killing it")
 	flag.IntVar(&c.agentRuns, "agent-runs", 3, "times to time the agent alone answering get_messages (the median counts)")
+	maxRSSMB := flag.Int64("max-rss-mb", 6000, "kill the app in the word and mixedline phases past this RSS")
 	flag.StringVar(&c.only, "only", "", "run only these phases, comma-separated: "+strings.Join(phaseNames(), ", "))
 	flag.Parse()
+	c.maxRSS = *maxRSSMB * 1e6
 	for name, v := range map[string]string{"-app": c.app, "-fake": c.fake, "-bare": c.bare, "-big": c.big, "-small": c.small} {
 		if v == "" {
 			fmt.Fprintf(os.Stderr, "benchui: %s is required\n", name)

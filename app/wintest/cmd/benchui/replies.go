@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -106,12 +108,18 @@ func (b *bench) blobReply(name, prompt, what string) error {
 	}
 	defer b.stop(w)
 	before, _, _ := b.rss(w, 20*time.Second)
+	guard := b.guardRSS(w)
+	defer guard.stop()
 	_, t0, err := b.send(w, prompt)
 	if err != nil {
 		return err
 	}
 	last, ok := b.lastDelta(w, t0, 2*time.Minute)
 	if !ok {
+		if guard.fired() {
+			b.add("5", what+": last delta → typed key echoes", "≤ 500 ms", fmt.Sprintf("app killed: RSS over %s before the last delta", mb(b.maxRSS)), "-", "-", "MISS")
+			return nil
+		}
 		return fmt.Errorf("the pacer noted no last text delta for %s in 2 minutes", prompt)
 	}
 	sent, err := w.x.Key('x')
@@ -119,20 +127,26 @@ func (b *bench) blobReply(name, prompt, what string) error {
 		return err
 	}
 	echo, echoed := w.tr.WaitMark("editor", sent.Add(-time.Millisecond), nil, b.echoWait, time.Millisecond)
+	killed := func() string {
+		if guard.fired() {
+			return fmt.Sprintf("; app killed: RSS over %s", mb(b.maxRSS))
+		}
+		return ""
+	}
 	if echoed {
 		lat := echo.T.Sub(last.T)
 		b.logf("%s: key sent %v after the last delta, echoed %v after it", what, sent.Sub(last.T).Round(100*time.Microsecond), lat.Round(100*time.Microsecond))
 		b.add("5", what+": last delta → typed key echoes", "≤ 500 ms", ms(lat), "-", "-", verdict(lat <= 500*time.Millisecond))
 	} else {
-		b.logf("%s: key sent %v after the last delta, not echoed within %v", what, sent.Sub(last.T).Round(100*time.Microsecond), b.echoWait)
-		b.add("5", what+": last delta → typed key echoes", "≤ 500 ms", fmt.Sprintf("none in %v", b.echoWait), "-", "-", "MISS")
+		b.logf("%s: key sent %v after the last delta, not echoed within %v%s", what, sent.Sub(last.T).Round(100*time.Microsecond), b.echoWait, killed())
+		b.add("5", what+": last delta → typed key echoes", "≤ 500 ms", fmt.Sprintf("none in %v%s", b.echoWait, killed()), "-", "-", "MISS")
 	}
 
 	var mem wintest.Memory
 	if echoed {
 		mem, _, _ = b.rss(w, 20*time.Second)
 	} else {
-		mem = w.s.Now().Mem // frozen: settling would take forever
+		mem = w.s.Now().Mem // stuck: settling would take forever
 	}
 	u := wintest.Between(w.s.At(last.T), w.s.Now())
 	b.logf("%s: since the last delta app %s; RSS %s (peak %s), %s before the prompt", what, cpu(u), mb(mem.RSS), mb(mem.Peak), mb(before.RSS))
@@ -141,8 +155,13 @@ func (b *bench) blobReply(name, prompt, what string) error {
 	if !echoed {
 		note = "; UI stuck, not settled"
 	}
+	note += killed()
 	b.add("5", what+": RSS over its empty session", "≤ +200 MB", fmt.Sprintf("%s (+%s, peak %s%s)", mb(mem.RSS), mb(d), mb(mem.Peak), note),
-		mb(b.entryWin.s.Now().Mem.RSS), mb(b.bareWin.s.Now().Mem.RSS), verdict(d <= 200e6))
+		mb(b.entryWin.s.Now().Mem.RSS), mb(b.bareWin.s.Now().Mem.RSS), verdict(d <= 200e6 && !guard.fired()))
+	if w.p.Exited() {
+		b.add("5", what+": SIGTERM → exit", "≤ 3 s", "not measured"+killed(), "-", "-", "MISS")
+		return nil
+	}
 	b.screenshot(w)
 
 	term := time.Now()
@@ -159,4 +178,43 @@ func (b *bench) blobReply(name, prompt, what string) error {
 	b.logf("%s: exited %v after SIGTERM", what, took.Round(time.Millisecond))
 	b.add("5", what+": SIGTERM → exit", "≤ 3 s", secs(took), "-", "-", verdict(took <= 3*time.Second))
 	return nil
+}
+
+// rssGuard kills an app whose RSS passes -max-rss-mb, so that one runaway
+// layout cannot take the memory of everyone on the machine.
+type rssGuard struct {
+	done  chan struct{}
+	once  sync.Once
+	fire  atomic.Bool
+	ended chan struct{}
+}
+
+func (b *bench) guardRSS(w *window) *rssGuard {
+	g := &rssGuard{done: make(chan struct{}), ended: make(chan struct{})}
+	go func() {
+		defer close(g.ended)
+		t := time.NewTicker(100 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-g.done:
+				return
+			case <-t.C:
+			}
+			if m, err := wintest.ReadMemory(w.p.Pid); err == nil && m.RSS > b.maxRSS {
+				g.fire.Store(true)
+				fmt.Printf("  the app's RSS passed %s: killed\n", mb(b.maxRSS))
+				w.p.Kill()
+				return
+			}
+		}
+	}()
+	return g
+}
+
+func (g *rssGuard) fired() bool { return g.fire.Load() }
+
+func (g *rssGuard) stop() {
+	g.once.Do(func() { close(g.done) })
+	<-g.ended
 }
