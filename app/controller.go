@@ -233,10 +233,8 @@ func (c *Controller) getState(conn *rpcconn.Conn) (rpcconn.SessionState, error) 
 }
 
 // loadAll fetches what the window shows besides events: models, thinking
-// levels, the transcript so far and the stats. After a restart into an
-// empty session the old transcript stays on screen, marked as such. What
-// the user sent while the agent started goes out once the transcript is
-// in place.
+// levels, the transcript so far and the stats. What the user sent while
+// the agent started goes out once the transcript is on screen.
 func (c *Controller) loadAll(conn *rpcconn.Conn, restart bool) {
 	ctx, cancel := context.WithTimeout(c.ctx, callTimeout)
 	defer cancel()
@@ -249,24 +247,11 @@ func (c *Controller) loadAll(conn *rpcconn.Conn, restart bool) {
 		}
 	})
 	c.loadLevels(ctx, conn)
-	msgs, err := conn.GetMessages(ctx)
-	c.applyFor(conn, func() {
-		switch {
-		case err != nil:
-			c.report("Could not load the conversation", err)
-		case restart && len(msgs) == 0:
-			c.session.Notice(widgets.NoticeInfo, "The agent restarted in a new session: the conversation above is kept here, but the agent no longer remembers it.")
-		default:
-			c.session.LoadHistory(msgs)
-			trace.Mark("history", len(msgs))
-			if len(msgs) > 1000 {
-				c.spawn(releaseDecodeMemory)
-			}
-		}
-	})
-	// Draw the transcript now; stats can take the agent seconds on a long
-	// session and must not hold up the first paint, nor what was typed.
-	c.ui.Invalidate()
+	// Stats wait for the transcript's first paint: the agent can take
+	// seconds over them on a long session.
+	if err := c.loadHistory(ctx, conn, restart); err != nil {
+		c.applyFor(conn, func() { c.report("Could not load the conversation", err) })
+	}
 	c.sendHeld(conn)
 	c.loadStats(ctx, conn)
 	c.ui.Invalidate()

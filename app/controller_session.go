@@ -43,11 +43,9 @@ func (c *Controller) reload(ctx context.Context, conn *rpcconn.Conn) error {
 		return err
 	}
 	c.session.SetState(st)
-	msgs, err := conn.GetMessages(ctx)
-	if err != nil {
+	if err := c.loadHistory(ctx, conn, false); err != nil {
 		return err
 	}
-	c.session.LoadHistory(msgs)
 	c.loadStats(ctx, conn)
 	return nil
 }

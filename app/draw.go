@@ -20,10 +20,11 @@ func (w *Window) draw() {
 	first := prev.Rev == 0
 	v := w.session.View(&prev)
 	if !first && v.Rev == prev.Rev {
+		w.probe.drawn(v.Rev)
 		return
 	}
 	if trace.enabled() {
-		trace.Mark("draw")
+		trace.Mark("draw", replyLen(v.Items))
 	}
 	if first || !sameBacking(v.Items, prev.Items) {
 		w.chat.SetItems(v.Items)
@@ -73,6 +74,25 @@ func (w *Window) draw() {
 		w.drawWidgets(v.Widgets, prev.Widgets)
 	}
 	w.drawn = v
+	w.probe.drawn(v.Rev)
+}
+
+// replyLen is the length of the last reply's text blocks, for the UI
+// benchmarks to see when a frame holds the whole reply
+// (scripts/bench-ui.sh: "last delta on screen").
+func replyLen(items []widgets.ChatItem) int {
+	for i := len(items) - 1; i >= 0; i-- {
+		if items[i].Kind == widgets.ChatAssistant {
+			n := 0
+			for _, b := range items[i].Blocks {
+				if b.Kind == widgets.BlockText {
+					n += len(b.Text)
+				}
+			}
+			return n
+		}
+	}
+	return 0
 }
 
 func windowTitle(v View) string {

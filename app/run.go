@@ -37,6 +37,8 @@ func Run(args []string) int {
 			uiDo(w.Quit)
 		}
 	}()
+	stopProfiles := startProfiles()
+	defer stopProfiles()
 	trace.Mark("show")
 	w.Window().ShowAndRun()
 	signal.Stop(signals)

@@ -49,12 +49,20 @@ type Session struct {
 	liveIndex int
 	// chatRev changes whenever items do, so a View can skip copying them.
 	chatRev uint64
+	// histGen counts the histories loaded (each replaces the transcript);
+	// prepended counts the items older history put before the transcript
+	// since, which shifts every index handed out (BashHandle).
+	histGen   uint64
+	prepended int
 
 	tools     rpcconn.ToolTracker
 	toolMeta  map[string]*toolMeta
 	toolOrder []string
 	toolsRev  uint64
 	turn      int
+	// turnsPending: the history's older part is still being converted, so
+	// turn numbers count from the shown part and are not shown yet.
+	turnsPending bool
 
 	run                rpcconn.RunTracker
 	agentSendsSettled  bool
@@ -75,8 +83,8 @@ type Session struct {
 	stats       *rpcconn.SessionStats
 	liveUsage   *rpcconn.Usage
 
-	// bashRunning holds the chat items of the !commands that run.
-	bashRunning map[int]bool
+	// bashRunning holds the !commands that run.
+	bashRunning map[BashHandle]bool
 	// retry is the automatic retry being waited for, if any.
 	retry *RetryState
 
@@ -320,20 +328,29 @@ func (s *Session) toolEvent(ev rpcconn.Event) {
 	}
 	m.rev++
 	s.toolsRev++
-	if i := m.itemIndex; i >= 0 && (r.Done || m.rev == 1) {
-		status := s.toolStatus(r.ToolCallID)
-		s.changeItem(i, func(it *widgets.ChatItem) {
-			// A fresh slice: the last View handed to the UI still reads
-			// the old one.
-			blocks := append([]widgets.ChatBlock(nil), it.Blocks...)
-			for b := range blocks {
-				if blocks[b].ToolCallID == r.ToolCallID {
-					blocks[b].ToolStatus = status
-				}
-			}
-			it.Blocks = blocks
-		})
+	if r.Done || m.rev == 1 {
+		s.refreshChip(r.ToolCallID)
 	}
+}
+
+// refreshChip gives a tool call's chip in the transcript its run's status.
+func (s *Session) refreshChip(id string) {
+	m := s.toolMeta[id]
+	if m == nil || m.itemIndex < 0 {
+		return
+	}
+	status := s.toolStatus(id)
+	s.changeItem(m.itemIndex, func(it *widgets.ChatItem) {
+		// A fresh slice: the last View handed to the UI still reads the
+		// old one.
+		blocks := append([]widgets.ChatBlock(nil), it.Blocks...)
+		for b := range blocks {
+			if blocks[b].ToolCallID == id {
+				blocks[b].ToolStatus = status
+			}
+		}
+		it.Blocks = blocks
+	})
 }
 
 func (s *Session) compactionEnd(e *rpcconn.CompactionEnd) {
@@ -397,9 +414,9 @@ func (s *Session) exited(e *rpcconn.Exit) {
 	s.exit = e
 	s.bannerSeq++
 	s.retry = nil
-	for i := range s.bashRunning {
+	for h := range s.bashRunning {
 		// The agent died with the command: it ran until now.
-		s.changeItem(i, func(it *widgets.ChatItem) {
+		s.changeItem(s.bashIndex(h), func(it *widgets.ChatItem) {
 			it.Streaming, it.Ended, it.StopReason = false, s.now(), widgets.StopInterrupted
 		})
 	}

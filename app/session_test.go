@@ -356,7 +356,8 @@ func TestBashTimesAndSurvivesExit(t *testing.T) {
 	s := NewSession()
 	now := time.Unix(1000, 0)
 	s.now = func() time.Time { return now }
-	i := s.BashStart("sleep 5")
+	h := s.BashStart("sleep 5")
+	i := s.bashIndex(h)
 	v := s.View(nil)
 	if !v.BashRunning || !v.Items[i].Started.Equal(now) || !v.Items[i].Ended.IsZero() {
 		t.Fatalf("started %+v", v.Items[i])
@@ -368,7 +369,7 @@ func TestBashTimesAndSurvivesExit(t *testing.T) {
 	}
 	now = now.Add(1500 * time.Millisecond)
 	code := 0
-	s.BashEnd(i, rpcconn.BashResult{Output: "done\n", ExitCode: &code}, nil)
+	s.BashEnd(h, rpcconn.BashResult{Output: "done\n", ExitCode: &code}, nil)
 	v = s.View(&v)
 	if it := v.Items[i]; v.BashRunning || it.Streaming || it.Ended.Sub(it.Started) != 1500*time.Millisecond {
 		t.Fatalf("ended %+v", it)
@@ -381,14 +382,15 @@ func TestBashTimesAndSurvivesExit(t *testing.T) {
 
 	// The agent dies under a running command: it ends there, marked, and
 	// the late failure of its call changes nothing.
-	j := s.BashStart("sleep 60")
+	hj := s.BashStart("sleep 60")
+	j := s.bashIndex(hj)
 	s.Apply(&rpcconn.Exit{Code: 1})
 	v = s.View(&v)
 	if it := v.Items[j]; v.BashRunning || it.Streaming || it.StopReason != widgets.StopInterrupted || it.Ended.IsZero() {
 		t.Fatalf("after exit %+v", it)
 	}
-	s.BashEnd(j, rpcconn.BashResult{}, &rpcconn.ExitError{Exit: &rpcconn.Exit{Code: 1}})
-	s.BashOutput(j, "late")
+	s.BashEnd(hj, rpcconn.BashResult{}, &rpcconn.ExitError{Exit: &rpcconn.Exit{Code: 1}})
+	s.BashOutput(hj, "late")
 	if it := s.View(&v).Items[j]; it.Text != "" || it.Meta == "Failed" {
 		t.Fatalf("late end applied: %+v", it)
 	}

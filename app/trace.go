@@ -9,6 +9,16 @@ import (
 
 // tracer writes timing marks for the UI benchmarks (scripts/bench-ui.sh)
 // when KNIGHTCODE_TRACE names a file. Without it every mark is a no-op.
+//
+// The marks, "<unix-nanos> <event> <arg>" lines: show (the window is
+// shown); connected; messages-received <bytes of data> (the moment the
+// get_messages answer's last byte was read, written once the controller
+// has the answer, so a line or two later in the file than its time says);
+// history <messages> (the first screen of the transcript is in the
+// session); history-done <messages> (all of it is); draw (a redraw
+// starts); items <n> (the chat was given n entries); painted <n> (a frame
+// was painted that the controller waited for, with n entries drawn, just
+// before the buffer swap); editor <length> (the draft changed).
 type tracer struct {
 	mu    sync.Mutex
 	f     *os.File
@@ -32,12 +42,20 @@ func openTrace() *tracer {
 // Mark records an event with the wall-clock time in Unix nanoseconds, so a
 // harness in another process can relate it to what it did.
 func (t *tracer) Mark(event string, args ...any) {
+	if t.f != nil {
+		t.MarkAt(time.Now(), event, args...)
+	}
+}
+
+// MarkAt records an event that happened at at, seen only now (such as the
+// moment a response had been read, stamped by the reader).
+func (t *tracer) MarkAt(at time.Time, event string, args ...any) {
 	if t.f == nil {
 		return
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	fmt.Fprintf(t.f, "%d %s %s\n", time.Now().UnixNano(), event, fmt.Sprint(args...))
+	fmt.Fprintf(t.f, "%d %s %s\n", at.UnixNano(), event, fmt.Sprint(args...))
 }
 
 func (t *tracer) enabled() bool { return t.f != nil }

@@ -63,6 +63,13 @@ type RetryState struct {
 	Summary bool
 }
 
+// Rev is the View's Rev if one were taken now.
+func (s *Session) Rev() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.rev
+}
+
 // View returns the state to draw. prev (may be nil) is the previous View:
 // what did not change since is reused rather than copied again, so a frame
 // during streaming costs the live reply, not the whole transcript.
@@ -165,10 +172,14 @@ func (s *Session) card(r *rpcconn.ToolRun, m *toolMeta) widgets.ToolCard {
 		// The agent died while the tool ran.
 		status = widgets.ToolFailed
 	}
+	turn := m.turn
+	if s.turnsPending {
+		turn = 0 // no label rather than a wrong one
+	}
 	return widgets.ToolCard{
 		ID: r.ToolCallID, Revision: m.rev, Name: r.ToolName, ArgsSummary: argsSummary(r.ToolName, r.Args),
 		Status: status, Started: m.started, Ended: m.ended, Output: out, OutputDropped: dropped,
-		FullOutputPath: r.Output.FullOutputPath(), Turn: m.turn,
+		FullOutputPath: r.Output.FullOutputPath(), Turn: turn,
 	}
 }
 

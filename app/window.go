@@ -32,6 +32,7 @@ type Window struct {
 	controller *Controller
 	frames     *frames
 	dialogs    *dialogQueue
+	probe      *paintProbe
 
 	// The last view drawn, so unchanged parts are skipped.
 	drawn View
@@ -153,7 +154,13 @@ func (w *Window) build() {
 	split.Offset = 0.68
 	bottom := container.NewVBox(w.retry.box, w.above, w.draftRestore, w.attachStrip, w.prompt, w.below, w.status)
 	w.body = container.NewBorder(top, bottom, nil, nil, split)
-	w.win.SetContent(container.NewStack(w.body, w.toasts.Object()))
+	w.probe = newPaintProbe()
+	w.probe.painted = func() {
+		if trace.enabled() {
+			trace.Mark("painted", len(w.drawn.Items))
+		}
+	}
+	w.win.SetContent(container.NewStack(w.body, w.toasts.Object(), w.probe.object))
 	// Keys with nothing focused (an extension dialog is showing).
 	w.win.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) {
 		if ev.Name == fyne.KeyEscape && w.dialogs.Open() {

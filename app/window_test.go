@@ -406,3 +406,22 @@ func TestWindowEscapeOnAgentWithoutClearQueue(t *testing.T) {
 		t.Fatalf("after Esc: draft %q, Stop shown %v", draft, stop)
 	}
 }
+
+// TestWindowOpensALongSession: the window draws the whole transcript of a
+// long session, which it loads in two steps (the second once the first is
+// painted, or after paintWaitMax: the test driver does not paint).
+func TestWindowOpensALongSession(t *testing.T) {
+	file := generatedSession(t, 600)
+	one := NewSession()
+	one.LoadHistory(decodeAll(t, answerMessages(t, file)))
+	want := withoutIDs(one.View(nil))
+	w, _ := openTestWindow(t, "--session", file)
+	eventually(t, "the whole transcript drawn", func() bool {
+		var n int
+		onUI(func() { n = len(w.drawn.Items) })
+		return n >= len(want.Items)
+	})
+	var drawn View
+	onUI(func() { drawn = w.drawn })
+	sameTranscript(t, "drawn", withoutIDs(drawn), want)
+}

@@ -217,6 +217,32 @@ func (t *ToolTracker) run(id, name string) *ToolRun {
 // Get returns the run of a tool call, or nil.
 func (t *ToolTracker) Get(toolCallID string) *ToolRun { return t.runs[toolCallID] }
 
+// Prepend puts the runs of older, tracked apart (the older part of a long
+// session's history, converted on its own), before t's. A run both track
+// keeps t's state and older's place in the order, as if one tracker had
+// seen everything.
+func (t *ToolTracker) Prepend(older *ToolTracker) {
+	if len(older.order) == 0 {
+		return
+	}
+	if t.runs == nil {
+		t.runs = make(map[string]*ToolRun, len(older.runs))
+	}
+	order := make([]string, 0, len(older.order)+len(t.order))
+	order = append(order, older.order...)
+	for _, id := range t.order {
+		if older.runs[id] == nil {
+			order = append(order, id)
+		}
+	}
+	for id, r := range older.runs {
+		if t.runs[id] == nil {
+			t.runs[id] = r
+		}
+	}
+	t.order = order
+}
+
 // Runs returns all runs in the order they started.
 func (t *ToolTracker) Runs() []*ToolRun {
 	out := make([]*ToolRun, len(t.order))

@@ -2,6 +2,7 @@ package rpcconn
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -114,6 +115,37 @@ func TestToolTrackerReplacesPartialResults(t *testing.T) {
 	}
 	if !reflect.DeepEqual(ids, []string{"c1", "c2"}) || string(tr.Get("c2").Args) != `{"path":"x"}` {
 		t.Fatalf("runs %v", ids)
+	}
+}
+
+func TestToolTrackerPrependIsOneTracker(t *testing.T) {
+	start := func(id string) Event { return &ToolExecutionStart{ToolCallID: id, ToolName: "bash"} }
+	end := func(id string) Event { return &ToolExecutionEnd{ToolCallID: id, ToolName: "bash"} }
+	var whole, older, newer ToolTracker
+	for _, ev := range []Event{start("a"), end("a"), start("b"), start("c"), end("c"), start("b"), end("b")} {
+		whole.Apply(ev)
+	}
+	for _, ev := range []Event{start("a"), end("a"), start("b")} {
+		older.Apply(ev)
+	}
+	for _, ev := range []Event{start("c"), end("c"), start("b"), end("b")} {
+		newer.Apply(ev)
+	}
+	newer.Prepend(&older)
+	var got, want []string
+	for _, r := range newer.Runs() {
+		got = append(got, fmt.Sprint(r.ToolCallID, r.Done))
+	}
+	for _, r := range whole.Runs() {
+		want = append(want, fmt.Sprint(r.ToolCallID, r.Done))
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("prepended %v, one tracker %v", got, want)
+	}
+	var empty ToolTracker
+	empty.Prepend(&older)
+	if len(empty.Runs()) != 2 || empty.Get("a") == nil {
+		t.Fatalf("prepended into an empty tracker: %v", empty.Runs())
 	}
 }
 

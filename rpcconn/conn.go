@@ -290,12 +290,21 @@ func (c *Conn) readLoop() {
 		if err != nil {
 			return
 		}
-		c.handleLine(line)
+		if c.handleLine(line, time.Now()) {
+			lines.Keep()
+		}
 	}
 }
 
-func (c *Conn) handleLine(line []byte) {
-	resp, ev, err := DecodeRecord(line)
+// keepDataSize is the size from which a response's data is handed out in
+// the reader's buffer rather than copied: handing the buffer over costs the
+// reader a fresh one of initialLineBuffer bytes.
+const keepDataSize = initialLineBuffer
+
+// handleLine routes one record read at received. It reports whether it kept
+// line (a big response's data), which the reader must then not reuse.
+func (c *Conn) handleLine(line []byte, received time.Time) (kept bool) {
+	resp, ev, err := decodeRecord(line)
 	if err != nil {
 		c.mu.Lock()
 		if !c.sawRecord && len(c.preamble) < 5 {
@@ -306,14 +315,18 @@ func (c *Conn) handleLine(line []byte) {
 		}
 		c.mu.Unlock()
 		c.events.put(&ProtocolError{Line: excerpt(line), Err: err})
-		return
+		return false
 	}
 	c.mu.Lock()
 	c.sawRecord = true
 	c.mu.Unlock()
 	if resp != nil {
+		resp.Received = received
+		if kept = len(resp.Data) >= keepDataSize; !kept {
+			resp.copyData()
+		}
 		c.route(resp)
-		return
+		return kept
 	}
 	switch e := ev.(type) {
 	case *AgentSettled:
@@ -322,6 +335,7 @@ func (c *Conn) handleLine(line []byte) {
 		c.forwardBash(e)
 	}
 	c.events.put(ev)
+	return false
 }
 
 func (c *Conn) waitLoop() {

@@ -16,7 +16,9 @@ import (
 
 func TestMain(m *testing.M) {
 	rpctest.RunIfChild()
-	os.Exit(m.Run())
+	code := m.Run()
+	removeGeneratedSessions()
+	os.Exit(code)
 }
 
 // startFake runs the fake agent (this test binary) with the given flags and

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"time"
 	"unicode/utf8"
 )
 
@@ -12,19 +13,66 @@ import (
 type Response struct {
 	// ID echoes the command's id; empty for parse errors and for the older
 	// agents' "Unknown command" answers.
-	ID      string          `json:"id,omitempty"`
-	Command string          `json:"command"`
-	Success bool            `json:"success"`
-	Error   string          `json:"error,omitempty"`
-	Data    json.RawMessage `json:"data,omitempty"`
+	ID      string `json:"id,omitempty"`
+	Command string `json:"command"`
+	Success bool   `json:"success"`
+	Error   string `json:"error,omitempty"`
+	// Data is the answer's data, raw and not yet checked: it is decoded
+	// (and so validated) by whoever wants it. In a response a Conn hands
+	// out, a big Data is the reader's own buffer, not a copy: read it, never
+	// write to it.
+	Data json.RawMessage `json:"data,omitempty"`
+	// Received is when a Conn had read the response's last byte (zero from
+	// DecodeRecord).
+	Received time.Time `json:"-"`
+
+	// messages are a get_messages answer's messages, cut by the reader
+	// (messagesCut) in the walk that found the record's fields.
+	messages    []json.RawMessage
+	messagesCut bool
 }
 
 // DecodeRecord decodes one stdout record into either a Response or an Event
 // (always a pointer, such as *MessageEnd). Records of unknown type become
 // *UnknownEvent. It never keeps a reference to line.
 func DecodeRecord(line []byte) (*Response, Event, error) {
+	resp, ev, err := decodeRecord(line)
+	if resp != nil {
+		resp.copyData()
+	}
+	return resp, ev, err
+}
+
+// copyData makes the response's data its own rather than a slice of the
+// record.
+func (r *Response) copyData() {
+	if r.Data != nil {
+		r.Data = append(json.RawMessage(nil), r.Data...)
+	}
+	r.messages, r.messagesCut = nil, false
+}
+
+// decodeRecord is DecodeRecord except that a Response's Data is a slice of
+// line: a Conn either keeps line for it or copies it.
+func decodeRecord(line []byte) (*Response, Event, error) {
 	var typ, assistantEvent, usage []byte
-	err := objectFields(line, func(key, value []byte) {
+	var rf responseFields
+	err := walkObject(line, func(key []byte, start int) (int, error) {
+		if string(key) == "data" && string(typ) == `"response"` && string(rf.command) == `"get_messages"` {
+			// A long session's answer is 50 MB: its messages are cut in
+			// this walk, which has to cross them anyway, rather than in
+			// another one later. (The agent writes type and command
+			// before data; otherwise GetMessagesRaw cuts them.)
+			if msgs, end, err := splitMessagesAt(line, start); err == nil {
+				rf.data, rf.messages, rf.messagesCut = line[start:end], msgs, true
+				return end, nil
+			}
+		}
+		end, err := skipValue(line, start)
+		if err != nil {
+			return 0, err
+		}
+		value := line[start:end]
 		switch string(key) {
 		case "type":
 			typ = value
@@ -32,7 +80,18 @@ func DecodeRecord(line []byte) (*Response, Event, error) {
 			assistantEvent = value
 		case "usage":
 			usage = value
+		case "id":
+			rf.id = value
+		case "command":
+			rf.command = value
+		case "success":
+			rf.success = value
+		case "error":
+			rf.error = value
+		case "data":
+			rf.data, rf.messages, rf.messagesCut = value, nil, false
 		}
+		return end, nil
 	})
 	if err != nil {
 		return nil, nil, err
@@ -46,11 +105,11 @@ func DecodeRecord(line []byte) (*Response, Event, error) {
 	}
 	switch name {
 	case TypeResponse:
-		var r Response
-		if err := json.Unmarshal(line, &r); err != nil {
+		r, err := rf.decode()
+		if err != nil {
 			return nil, nil, err
 		}
-		return &r, nil, nil
+		return r, nil, nil
 	case TypeMessageUpdate:
 		ev, err := decodeMessageUpdate(assistantEvent, usage)
 		return nil, ev, err
@@ -69,6 +128,42 @@ func DecodeRecord(line []byte) (*Response, Event, error) {
 		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return nil, ev, nil
+}
+
+// responseFields are a response's top-level values, raw. Decoding them one
+// by one rather than the whole record with encoding/json spares a 50 MB
+// get_messages answer a validating pass and a copy of its data (half a
+// second on the reader goroutine, measured).
+type responseFields struct {
+	id, command, success, error, data []byte
+	messages                          []json.RawMessage
+	messagesCut                       bool
+}
+
+func (f responseFields) decode() (*Response, error) {
+	r := &Response{Data: f.data, messages: f.messages, messagesCut: f.messagesCut}
+	var err error
+	if f.id != nil {
+		if r.ID, err = decodeString(f.id); err != nil {
+			return nil, fmt.Errorf("response id: %w", err)
+		}
+	}
+	if f.command != nil {
+		if r.Command, err = decodeString(f.command); err != nil {
+			return nil, fmt.Errorf("response command: %w", err)
+		}
+	}
+	if f.success != nil {
+		if err = json.Unmarshal(f.success, &r.Success); err != nil {
+			return nil, fmt.Errorf("response success: %w", err)
+		}
+	}
+	if f.error != nil {
+		if r.Error, err = decodeString(f.error); err != nil {
+			return nil, fmt.Errorf("response error: %w", err)
+		}
+	}
+	return r, nil
 }
 
 // decodeMessageUpdate decodes only the delta, skipping the older agents'

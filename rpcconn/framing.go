@@ -41,7 +41,7 @@ func (l *LineReader) Next() ([]byte, error) {
 				scanFrom = l.start
 				continue
 			}
-			return line, nil
+			return line[:len(line):len(line)], nil
 		}
 		scanFrom = l.end
 		if l.err != nil {
@@ -55,6 +55,17 @@ func (l *LineReader) Next() ([]byte, error) {
 		scanFrom -= l.start
 		l.fill()
 	}
+}
+
+// Keep gives the memory of the record Next returned last to the caller: it
+// stays valid after later calls, and the reader goes on in a buffer of its
+// own. Only the bytes read past that record are copied, so keeping a 50 MB
+// record costs no copy of it.
+func (l *LineReader) Keep() {
+	unread := l.end - l.start
+	fresh := make([]byte, max(initialLineBuffer, 2*unread))
+	copy(fresh, l.buf[l.start:l.end])
+	l.buf, l.start, l.end = fresh, 0, unread
 }
 
 // fill reads more data, first compacting or growing the buffer so a record

@@ -59,13 +59,43 @@ func FuzzDecodeStream(f *testing.F) {
 			if resp == nil && ev == nil {
 				t.Fatalf("no result and no error for %q", line)
 			}
-			// Only message_update and agent_end are decoded without a
-			// full validation pass (skipped fields are checked for
-			// structure only).
+			// Only message_update, agent_end and responses are decoded
+			// without a full validation pass (skipped fields and a
+			// response's data are checked for structure only; data is
+			// validated when it is decoded).
 			_, lazyUpdate := ev.(*MessageUpdate)
 			_, lazyEnd := ev.(*AgentEnd)
-			if !lazyUpdate && !lazyEnd && !json.Valid(line) {
+			if !lazyUpdate && !lazyEnd && resp == nil && !json.Valid(line) {
 				t.Fatalf("invalid JSON accepted as %T: %q", ev, line)
+			}
+		}
+	})
+}
+
+// FuzzSplitArray checks the messages splitter against encoding/json: on a
+// valid array it must find exactly encoding/json's elements; on anything
+// else it must not panic, and what it cuts must lie inside the input.
+func FuzzSplitArray(f *testing.F) {
+	for _, s := range []string{`[]`, `[1,"a,]",{"b":[2,{"c":"\\\""}]}]`, `[tru, {"a" 1},,]`, `[{"a":"x]`, " [ \n{\"k\": [ ]} ] "} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		start := skipSpace(data, 0)
+		got, end, err := splitArray(data, start, nil)
+		for _, e := range got {
+			if len(e) > 0 && !within(e, data) {
+				t.Fatalf("element %q outside the input", e)
+			}
+		}
+		var want []json.RawMessage
+		if start < len(data) && data[start] == '[' && json.Valid(data) && json.Unmarshal(data, &want) == nil {
+			if err != nil || skipSpace(data, end) != len(data) || len(got) != len(want) {
+				t.Fatalf("valid %q: %q, end %d, %v", data, got, end, err)
+			}
+			for i := range want {
+				if !bytes.Equal(got[i], want[i]) {
+					t.Fatalf("valid %q: element %d = %q, want %q", data, i, got[i], want[i])
+				}
 			}
 		}
 	})

@@ -119,8 +119,21 @@ func (c *Content) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// Text joins the text blocks.
+// Text joins the text blocks. The common single block is returned as it
+// is, not copied: a long session's tool outputs are half its bytes.
 func (c Content) Text() string {
+	texts, only := 0, -1
+	for i := range c {
+		if c[i].Type == ContentText {
+			texts, only = texts+1, i
+		}
+	}
+	switch texts {
+	case 0:
+		return ""
+	case 1:
+		return c[only].Text
+	}
 	var b []byte
 	for _, block := range c {
 		if block.Type == ContentText {

@@ -46,32 +46,42 @@ say "built in $(($(date +%s) - start)) s"
 "$bin/gensession" -entries 150 -o "$out/session-150.jsonl"
 
 tmp=$(mktemp -d)
-xvfb_pid=
+xvfb_pids=()
 cleanup() {
-	if [[ -n $xvfb_pid ]]; then
-		kill "$xvfb_pid" 2>/dev/null || true
-		wait "$xvfb_pid" 2>/dev/null || true
-	fi
+	for pid in "${xvfb_pids[@]}"; do
+		kill "$pid" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
+	done
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# Three 1200x800 windows side by side: the app, the bare window and the
-# bare window with an Entry. -displayfd picks a free display.
-mkfifo "$tmp/displayfd"
-Xvfb -displayfd 3 -screen 0 3840x1000x24 -nolisten tcp 3>"$tmp/displayfd" >"$tmp/xvfb.log" 2>&1 &
-xvfb_pid=$!
-display=
-read -r -t 15 display <"$tmp/displayfd" || true
-if [[ ! $display =~ ^[0-9]+$ ]]; then
-	say "Xvfb did not start; its log:"
-	cat "$tmp/xvfb.log"
-	exit 1
-fi
+# start_xvfb NAME WxH: starts an Xvfb on a free display (-displayfd) and
+# sets $display to its number.
+start_xvfb() {
+	mkfifo "$tmp/$1.fd"
+	Xvfb -displayfd 3 -screen 0 "$2x24" -nolisten tcp 3>"$tmp/$1.fd" >"$tmp/$1.log" 2>&1 &
+	xvfb_pids+=($!)
+	display=
+	read -r -t 15 display <"$tmp/$1.fd" || true
+	if [[ ! $display =~ ^[0-9]+$ ]]; then
+		say "Xvfb ($1) did not start; its log:"
+		cat "$tmp/$1.log"
+		exit 1
+	fi
+}
+
+# The app and the bare window side by side, 1200x800 each; the bare window
+# with a focused Entry on a display of its own, so that it and the app can
+# both have the input focus at once.
+start_xvfb main 2560x1000
 export DISPLAY=":$display"
-say "Xvfb on DISPLAY=$DISPLAY"
+start_xvfb floor 1280x1000
+floor=":$display"
+say "Xvfb on DISPLAY=$DISPLAY, the focused floor on $floor"
 
 "$bin/benchui" -app "$app" -fake "$bin/fake-knightcode" -bare "$bin/barewindow" \
-	-big "$out/session-12000.jsonl" -small "$out/session-150.jsonl" -out "$out/run" "$@"
+	-big "$out/session-12000.jsonl" -small "$out/session-150.jsonl" -out "$out/run" \
+	-floor-display "$floor" "$@"

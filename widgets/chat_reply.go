@@ -84,7 +84,8 @@ func (v *replyView) update(it *ChatItem) {
 		if s := v.Size(); s.Width > 0 {
 			layoutSelf(v, s)
 		}
-		canvas.Refresh(v)
+		// New parts are new objects; the others keep their textures.
+		requestFrame(v)
 	}
 }
 

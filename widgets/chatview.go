@@ -4,7 +4,6 @@ import (
 	"slices"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -47,7 +46,6 @@ type ChatView struct {
 
 	scroll  *chatScroll
 	content *chatContent
-	mark    *canvas.Rectangle
 
 	items []ChatItem
 	ids   map[string]int
@@ -83,7 +81,6 @@ func NewChatView() *ChatView {
 		views:  newChatViewCache(chatViewCacheSize),
 		ids:    map[string]int{},
 		follow: true,
-		mark:   canvas.NewRectangle(nil),
 	}
 	cv.env = chatEnv{
 		toolTapped: func(id string) {

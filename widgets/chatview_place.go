@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 )
 
 // windowMargin is how far beyond the screen, above and below, entries
@@ -73,10 +72,8 @@ func (cv *ChatView) place() {
 		w := win.shifted(float32(cv.rows.topOf(e.index)))
 		e.view.setWindow(w.top, w.bottom)
 	}
-	// The views' objects changed without a refresh of theirs; ask for a
-	// frame without freeing any texture (a refresh of a container would
-	// free those of everything under it).
-	canvas.Refresh(cv.mark)
+	// The views' objects changed without a refresh of theirs.
+	requestFrame(cv)
 }
 
 // targetOffset is where the screen should start: at the end while
@@ -134,7 +131,6 @@ func (cv *ChatView) show(first, last int, width float32) {
 		}
 		delete(before, v)
 	}
-	cv.objs = append(cv.objs, cv.mark)
 	for v := range before {
 		v.setWindow(0, 0)
 	}

@@ -209,7 +209,7 @@ func (c *codeBlock) highlight(th fyne.Theme, st lookStamp) {
 		if w := c.Size().Width; w > 0 && !c.inLayout {
 			c.layoutAt(w)
 			c.draw()
-			canvas.Refresh(c)
+			requestFrame(c)
 		}
 	})
 }

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/yuin/goldmark/ast"
@@ -333,12 +332,10 @@ func (r *markdownRenderer) Refresh() {
 		return // not placed yet: laid out when it is given a size
 	}
 	m.layoutAt(m.Size().Width)
-	if m.changed < len(m.blocks) {
-		for _, b := range m.blocks[m.changed:] {
-			canvas.Refresh(b.obj)
-		}
-	} else if m.changed > len(m.blocks) || len(m.blocks) == 0 {
-		canvas.Refresh(m) // blocks went away; nothing left to refresh
+	// The changed blocks made new objects for the lines that changed;
+	// lines that did not keep theirs, and their textures.
+	if m.changed != len(m.blocks) || len(m.blocks) == 0 {
+		requestFrame(m)
 	}
 	m.changed = len(m.blocks)
 }

@@ -54,7 +54,7 @@ func measureWord(th fyne.Theme, text string, size float32, style fyne.TextStyle)
 		return measureRunes(th, text, size, style)
 	}
 	if len(text) > wordWidthsMaxLen {
-		return fyne.MeasureText(text, size, style).Width
+		return measurePairs(th, text, size, style)
 	}
 	c := &wordWidths
 	c.Lock()
@@ -67,7 +67,7 @@ func measureWord(th fyne.Theme, text string, size float32, style fyne.TextStyle)
 	if ok {
 		return w
 	}
-	w = fyne.MeasureText(text, size, style).Width
+	w = measurePairs(th, text, size, style)
 	c.Lock()
 	if c.th == th {
 		if len(c.m) >= wordWidthsMax {
@@ -99,10 +99,12 @@ type runeFont struct {
 }
 
 // runeTable holds the advances of one font: ASCII in an array, the rest
-// in a map filled as characters turn up.
+// in a map filled as characters turn up; and what shaping a pair of
+// characters adds to their advances (kerning, a ligature), by pair.
 type runeTable struct {
 	ascii [128]float32
 	other map[rune]float32
+	pairs map[[2]rune]float32
 }
 
 func runeTableFor(th fyne.Theme, size float32, style fyne.TextStyle) *runeTable {
@@ -116,7 +118,7 @@ func runeTableFor(th fyne.Theme, size float32, style fyne.TextStyle) *runeTable 
 	k := runeFont{size, style}
 	t := c.tables[k]
 	if t == nil {
-		t = &runeTable{other: map[rune]float32{}}
+		t = &runeTable{other: map[rune]float32{}, pairs: map[[2]rune]float32{}}
 		for r := rune(0x20); r < 0x7f; r++ {
 			t.ascii[r] = fyne.MeasureText(string(r), size, style).Width
 		}
@@ -175,4 +177,37 @@ func fitRunes(th fyne.Theme, text string, size float32, style fyne.TextStyle, av
 		i += n
 	}
 	return i, w
+}
+
+// Fyne shapes every text it measures with a shaper made for the call,
+// compiling its shaping plan each time: some 50-100 µs a word, which a
+// reply of new words (numbers, names, identifiers) pays for every one.
+// A word's width is instead its characters' advances plus what shaping
+// each adjacent pair adds to them, every character and pair measured once
+// per font: the same as shaping the word whole wherever shaping works by
+// pairs, as kerning and two-letter ligatures do.
+
+// kern is what shaping a and b together adds to their advances.
+func (t *runeTable) kern(a, b rune, size float32, style fyne.TextStyle) float32 {
+	k, ok := t.pairs[[2]rune{a, b}]
+	if !ok {
+		k = fyne.MeasureText(string([]rune{a, b}), size, style).Width - t.advance(a, size, style) - t.advance(b, size, style)
+		t.pairs[[2]rune{a, b}] = k
+	}
+	return k
+}
+
+// measurePairs is the width of text from its characters and pairs.
+func measurePairs(th fyne.Theme, text string, size float32, style fyne.TextStyle) float32 {
+	t := runeTableFor(th, size, style)
+	w := float32(0)
+	prev := rune(-1)
+	for _, r := range text {
+		w += t.advance(r, size, style)
+		if prev >= 0 {
+			w += t.kern(prev, r, size, style)
+		}
+		prev = r
+	}
+	return w
 }

@@ -1,6 +1,8 @@
 package widgets
 
 import (
+	"math"
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -31,5 +33,26 @@ func TestMeasureWordMatchesMeasureText(t *testing.T) {
 	wordWidths.Unlock()
 	if n != 1 {
 		t.Fatalf("after a theme change the cache holds %d words, want 1", n)
+	}
+}
+
+// A word's width from its characters and pairs is what shaping the whole
+// word gives: to the pixel for Latin text with kerning and ligatures, and
+// within half a pixel for scripts that shape by context.
+func TestMeasurePairsMatchesShaping(t *testing.T) {
+	newMDTestApp(t)
+	latin := strings.Fields(longAnswer(2000) + " Typography AVATAR WAVE office ffi flow Tokyo fjord naïve Ünïcödé 12345 word99999 LT.Va, T. P.A. — “quoted” (paren)")
+	other := strings.Fields("東京 עברית مرحبا Привет Ελληνικά")
+	for _, st := range []fyne.TextStyle{{}, {Bold: true}, {Italic: true}, {Monospace: true}} {
+		for _, w := range latin {
+			if got, want := measurePairs(appTheme(), w, 14, st), fyne.MeasureText(w, 14, st).Width; math.Abs(float64(got-want)) > 0.01 {
+				t.Errorf("%q %+v: %v, shaped whole %v", w, st, got, want)
+			}
+		}
+		for _, w := range other {
+			if got, want := measurePairs(appTheme(), w, 14, st), fyne.MeasureText(w, 14, st).Width; math.Abs(float64(got-want)) > 0.5 {
+				t.Errorf("%q %+v: %v, shaped whole %v", w, st, got, want)
+			}
+		}
 	}
 }

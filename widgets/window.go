@@ -198,3 +198,25 @@ func (p *windowedParts) windowParts() *windowedParts { return p }
 type partsWindowing interface {
 	windowParts() *windowedParts
 }
+
+// requestFrame asks for a repaint of the canvas o is on without freeing
+// any texture. canvas.Refresh(o) would free the textures of everything
+// under o, which for a reply or a block is every line on screen, drawn
+// again on the next frame; lines that did not change keep their objects
+// here, and new objects are drawn anyway. Fyne's GL canvas can be marked
+// dirty; other canvases (the test driver's) get a refresh of o.
+func requestFrame(o fyne.CanvasObject) {
+	a := fyne.CurrentApp()
+	if a == nil {
+		return
+	}
+	c := a.Driver().CanvasForObject(o)
+	if c == nil {
+		return
+	}
+	if d, ok := c.(interface{ SetDirty() }); ok {
+		d.SetDirty()
+		return
+	}
+	c.Refresh(o)
+}

@@ -64,13 +64,15 @@ type Memory struct {
 	Peak int64 // VmHWM, the highest RSS so far
 }
 
-// ReadMemory reads VmRSS and VmHWM.
+// ReadMemory reads VmRSS and VmHWM. A process that has exited but not been
+// waited for (a zombie) has neither: that is an error, not zero bytes.
 func ReadMemory(pid int) (Memory, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return Memory{}, err
 	}
 	var m Memory
+	seen := false
 	for _, line := range strings.Split(string(b), "\n") {
 		key, val, ok := strings.Cut(line, ":")
 		if !ok {
@@ -83,10 +85,13 @@ func ReadMemory(pid int) (Memory, error) {
 		n, _ := strconv.ParseInt(f[0], 10, 64)
 		switch key {
 		case "VmRSS":
-			m.RSS = n * 1024
+			m.RSS, seen = n*1024, true
 		case "VmHWM":
 			m.Peak = n * 1024
 		}
+	}
+	if !seen {
+		return m, fmt.Errorf("/proc/%d/status: no VmRSS (the process has exited)", pid)
 	}
 	return m, nil
 }

@@ -68,6 +68,17 @@
 //	[[bash:CMD]]            ...), run with growing tool_execution_update results, then
 //	                        a second turn reporting it
 //	[[long:N]]              a text of exactly N deltas
+//	[[lines:N]]             N lines, each one sentence, a blank line between them (each
+//	                        its own paragraph), 4 words a delta
+//	[[words:N]]             a long markdown answer of exactly N words (strings.Fields,
+//	                        markup and code included): headings, paragraphs, lists and
+//	                        fenced Go code, 8 words a delta
+//	[[word:BYTES]]          one word of exactly BYTES bytes (suffixes as [[huge]]; no
+//	                        space, newline or punctuation) in 64 KiB deltas;
+//	                        [[word:BYTES:CHUNK]] sets the delta size
+//	[[mixedline:BYTES]]     one line of exactly BYTES bytes of words, punctuation,
+//	                        inline code, JSON, a URL and multibyte letters, without a
+//	                        newline, in 64 KiB deltas cut on rune boundaries (:CHUNK too)
 //	[[slow:MS]]             MS ms between deltas for this reply (beats --fake-delay)
 //	[[error]]               half the text, then stopReason "error" with errorMessage
 //	[[length]]              stopReason "length"

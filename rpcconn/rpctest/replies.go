@@ -86,6 +86,14 @@ func replyDeltas(in replyInput, m *model) []string {
 	switch {
 	case sc.long > 0:
 		d = longDeltas(sc.long)
+	case sc.lines > 0:
+		d = chunkWords(linesText(sc.lines), lineChunk)
+	case sc.words > 0:
+		d = chunkWords(wordsText(sc.words), wordChunk)
+	case sc.word > 0:
+		d = chunkBytes(oneWord(sc.word), sc.blobChunk)
+	case sc.mixedLine > 0:
+		d = chunkBytes(mixedLine(sc.mixedLine), sc.blobChunk)
 	case sc.markdown:
 		d = chunks(markdownText)
 	case len(sc.tools) > 0 && !sc.toolsDone:

@@ -18,6 +18,9 @@ type script struct {
 	shutdown                              bool
 	retryFailures, crashCode              int
 	long, huge                            int
+	lines, words                          int // [[lines:N]], [[words:N]]
+	word, mixedLine                       int // [[word:BYTES]], [[mixedline:BYTES]]
+	blobChunk                             int // their delta size
 	stall                                 time.Duration
 	delay                                 time.Duration // 0: the agent's --fake-delay
 	tools                                 []toolSpec
@@ -46,6 +49,7 @@ var markerPattern = regexp.MustCompile(`\[\[([a-z0-9-]+)(?::(.*?))?\]\]`)
 const Markers = "[[markdown]] [[think]] [[tool:NAME:ARG]] [[bash:CMD]] [[long:N]] [[error]] " +
 	"[[retry]] [[retry:N]] [[compact]] [[summ-retry]] [[length]] [[slow:MS]] [[branch]] [[label:NAME]] " +
 	"[[ext:select|confirm|input|editor[:timeout=MS]]] [[ext:notify|status|widget|title|editor-text[:ARG]]] " +
+	"[[lines:N]] [[words:N]] [[word:BYTES[:CHUNK]]] [[mixedline:BYTES[:CHUNK]]] " +
 	"[[ext-error]] [[shutdown]] [[crash]] [[crash:CODE]] [[garbage]] [[huge:BYTES]] [[u2028]] [[crlf]] [[stall:MS]] " +
 	"[[no-id-response]] [[out-of-order]] [[split-writes]]"
 
@@ -100,6 +104,21 @@ func parseScript(text string) *script {
 			s.long = clampInt(arg, 1, 1_000_000)
 		case "huge":
 			s.huge = parseSize(arg)
+		case "lines":
+			s.lines = clampInt(arg, 1, 1_000_000)
+		case "words":
+			s.words = clampInt(arg, 1, 10_000_000)
+		case "word", "mixedline":
+			size, chunk, _ := strings.Cut(arg, ":")
+			s.blobChunk = blobChunk
+			if chunk != "" {
+				s.blobChunk = parseSize(chunk)
+			}
+			if name == "word" {
+				s.word = parseSize(size)
+			} else {
+				s.mixedLine = parseSize(size)
+			}
 		case "stall":
 			s.stall = time.Duration(clampInt(arg, 0, 3_600_000)) * time.Millisecond
 		case "slow", "delay":

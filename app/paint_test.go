@@ -1,0 +1,54 @@
+package app
+
+import (
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+)
+
+// TestPaintProbeFiresAtThePaintAfterTheDraw: a wait is armed by the draw of
+// its revision and fired by the next paint, not before.
+func TestPaintProbeFiresAtThePaintAfterTheDraw(t *testing.T) {
+	test.NewTempApp(t)
+	p := newPaintProbe()
+	painted := 0
+	p.painted = func() { painted++ }
+	w := test.NewWindow(container.NewStack(widget.NewLabel("transcript"), p.object))
+	w.Resize(fyne.NewSize(200, 100))
+	defer w.Close()
+
+	fired := make(chan int, 2)
+	p.wait(paintWait{rev: 5, done: func() { fired <- 5 }}, 4)
+	w.Canvas().Capture()
+	expectNone(t, fired, "before its draw")
+	p.drawn(5)
+	expectNone(t, fired, "before the paint")
+	w.Canvas().Capture()
+	select {
+	case got := <-fired:
+		if got != 5 || painted != 1 {
+			t.Fatalf("fired %d, painted %d", got, painted)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("not fired by the paint after the draw")
+	}
+	// Drawn already: armed at once.
+	p.wait(paintWait{rev: 3, done: func() { fired <- 3 }}, 5)
+	w.Canvas().Capture()
+	if got := <-fired; got != 3 {
+		t.Fatalf("fired %d", got)
+	}
+}
+
+func expectNone(t *testing.T, fired chan int, when string) {
+	t.Helper()
+	select {
+	case got := <-fired:
+		t.Fatalf("wait %d fired %s", got, when)
+	case <-time.After(50 * time.Millisecond):
+	}
+}
