@@ -39,6 +39,13 @@ func (s *Session) BashStart(command string) BashHandle {
 	return h
 }
 
+// BashRunning reports whether a !command runs.
+func (s *Session) BashRunning() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.bashRunning) > 0
+}
+
 // bashLive reports whether h is a !command still running in this
 // transcript: after an exit or a session switch its entry is gone or done,
 // and late output must not land on it or another entry.

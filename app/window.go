@@ -197,7 +197,7 @@ func (w *Window) stop() {
 	if w.controller == nil {
 		return
 	}
-	if v := w.session.View(&w.drawn); v.BashRunning {
+	if w.session.BashRunning() {
 		w.controller.AbortBash()
 	}
 	w.controller.Escape()
