@@ -164,3 +164,24 @@ func (w *Window) tickBash(running bool) {
 		w.stopBashTick = nil
 	}
 }
+
+// linesPerFrameMs is the wait before the next redraw for each line of text
+// the last one drew anew. Fyne shapes and rasterises a new line of text
+// for about 1.5 ms of the UI thread; a reply streaming faster than anyone
+// reads (a screen of new lines a frame) would otherwise keep it and
+// Mesa's rasterisers busy. Spacing redraws bounds that to about 150 new
+// lines a second; a reply arriving at reading speed, a line or two a
+// frame, still redraws at the full frame rate.
+const linesPerFrameMs = 6
+
+// drawPaced draws and says how long to wait before the next redraw.
+func (w *Window) drawPaced() time.Duration {
+	before := widgets.LinesDrawn()
+	w.draw()
+	return frameGap(widgets.LinesDrawn() - before)
+}
+
+func frameGap(newLines uint64) time.Duration {
+	gap := time.Duration(newLines) * linesPerFrameMs * time.Millisecond
+	return min(max(gap, frameInterval), maxFrameGap)
+}

@@ -8,20 +8,32 @@ import (
 // frameInterval caps redraws at about 60 per second.
 const frameInterval = 16 * time.Millisecond
 
+// maxFrameGap is the longest a busy stream waits between redraws.
+const maxFrameGap = 250 * time.Millisecond
+
+// burstEnd is how long without a change counts as the end of a burst:
+// then the redraw comes at once, whatever the pace, so the last of a
+// stream is on screen promptly.
+const burstEnd = 30 * time.Millisecond
+
 // frames coalesces "something changed" into at most one redraw per frame.
 // Only one redraw is ever queued with Fyne: its queue is unbounded, and a
 // stream of 2,400 events a second must not become 2,400 queued closures.
 // Waiting for each redraw (DoAndWait) also slows this goroutine, never the
 // agent's reader, when the UI falls behind.
+//
+// draw returns how long to wait at least before the next redraw while
+// changes keep coming: frameInterval normally, longer when a redraw was
+// costly (see Window.frameGap).
 type frames struct {
-	draw func()
+	draw func() time.Duration
 	kick chan struct{}
 	stop chan struct{}
 	once sync.Once
 	done chan struct{}
 }
 
-func newFrames(draw func()) *frames {
+func newFrames(draw func() time.Duration) *frames {
 	f := &frames{draw: draw, kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
 	go f.loop()
 	return f
@@ -38,21 +50,35 @@ func (f *frames) Invalidate() {
 func (f *frames) loop() {
 	defer close(f.done)
 	var last time.Time
+	gap := frameInterval
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
 	for {
 		select {
 		case <-f.stop:
 			return
 		case <-f.kick:
 		}
-		if wait := frameInterval - time.Since(last); wait > 0 {
+		// Wait out the gap since the last redraw while changes keep coming;
+		// burstEnd without one ends the wait.
+	wait:
+		for {
+			left := gap - time.Since(last)
+			if left <= 0 {
+				break
+			}
+			timer.Reset(min(left, burstEnd))
 			select {
 			case <-f.stop:
 				return
-			case <-time.After(wait):
+			case <-f.kick:
+				timer.Stop()
+			case <-timer.C:
+				break wait
 			}
 		}
 		last = time.Now()
-		uiDoAndWait(f.draw)
+		uiDoAndWait(func() { gap = f.draw() })
 	}
 }
 

@@ -74,7 +74,7 @@ type Window struct {
 func NewWindow(a fyne.App, flags Flags) *Window {
 	w := &Window{app: a, flags: flags, settings: LoadSettings(a.Preferences()), session: NewSession()}
 	w.win = a.NewWindow(appTitle)
-	w.frames = newFrames(w.draw)
+	w.frames = newFrames(w.drawPaced)
 	w.dialogs = &dialogQueue{parent: w.win, respond: func(id string, ans rpcconn.UIAnswer) {
 		if w.controller != nil {
 			w.controller.Respond(id, ans)

@@ -17,6 +17,16 @@ type drawnLines struct {
 	built int
 }
 
+// linesBuilt counts the lines of text given new objects, by every view:
+// each costs Fyne about a millisecond and a half of the UI thread when it
+// is first painted (shaping, then rasterising every glyph), which is what
+// a redraw of new text costs. Only the UI goroutine touches it.
+var linesBuilt uint64
+
+// LinesDrawn is how many lines of text the chat has drawn anew so far,
+// for the window to pace its redraws by.
+func LinesDrawn() uint64 { return linesBuilt }
+
 type drawnLine struct {
 	index int
 	sig   uint64
@@ -61,6 +71,7 @@ func (d *drawnLines) sync(first, last int, src lineSource) {
 			release(l.objs)
 		}
 		d.built++
+		linesBuilt++
 		fresh = append(fresh, drawnLine{index: i, sig: sig, y: y, objs: src.buildLine(i)})
 	}
 	for ; j < len(old); j++ {
