@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -328,6 +329,20 @@ func (w *Window) Quit() {
 	w.quitOnce.Do(w.quit)
 }
 
+// quitApp ends Fyne's loop. The loop can also end by itself while the
+// agent shuts down (the X display went away): Fyne then runs this on the
+// calling goroutine, after GLFW was terminated, where closing the windows
+// panics with "The GLFW library is not initialized". There is nothing left
+// to quit then, and the app is on its way out: the panic is dropped.
+func (w *Window) quitApp() {
+	defer func() {
+		if r := recover(); r != nil && !w.loopEnded.Load() {
+			fmt.Fprintln(os.Stderr, "knightcode-desktop: quitting after the window was gone:", r)
+		}
+	}()
+	w.app.Quit()
+}
+
 func (w *Window) quit() {
 	w.frames.Stop()
 	w.prompt.Editor.StopBlinkTimer()
@@ -341,7 +356,7 @@ func (w *Window) quit() {
 			// Once Fyne's loop has ended, fyne.Do would run Quit here, on
 			// a goroutine, after the graphics library is gone.
 			if !w.loopEnded.Load() {
-				uiDo(w.app.Quit)
+				uiDo(w.quitApp)
 			}
 		}()
 		return
