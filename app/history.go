@@ -207,10 +207,12 @@ func (h *HistoryLoad) Finish(ctx context.Context) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	h.raw, h.tailResults = nil, nil
-	if s.histGen != h.gen || len(part.items) == 0 && len(part.toolOrder) == 0 {
+	if s.histGen != h.gen {
 		return
 	}
-	s.prependHistory(part)
+	if len(part.items) > 0 || len(part.toolOrder) > 0 {
+		s.prependHistory(part)
+	}
 	for _, oc := range h.open {
 		if r := results[oc.id]; r != nil {
 			s.historyResult(oc.id, oc.calledAt, r)
@@ -218,6 +220,7 @@ func (h *HistoryLoad) Finish(ctx context.Context) {
 			s.refreshChip(oc.id)
 		}
 	}
+	s.endUnanswered()
 }
 
 func (p readProblems) summary(total int) string {
@@ -245,6 +248,31 @@ func (s *Session) LoadHistory(msgs []rpcconn.Message) {
 	defer s.mu.Unlock()
 	base := s.resetHistory(len(msgs), len(msgs))
 	s.convertHistory(d, base, len(msgs), results)
+	s.endUnanswered()
+}
+
+// noResultNote is the output of a stored call that has no stored result.
+const noResultNote = "No result was recorded: the session ended before this call finished."
+
+// endUnanswered ends the stored calls that have no stored result. The
+// agent, started afresh, is not running them: shown as running they would
+// look alive for ever, and their timers would tick for ever.
+func (s *Session) endUnanswered() {
+	for _, id := range s.toolOrder {
+		m, r := s.toolMeta[id], s.tools.Get(id)
+		if m == nil || r == nil || !m.history || r.Done {
+			continue
+		}
+		s.tools.Apply(&rpcconn.ToolExecutionEnd{ToolCallID: id, ToolName: r.ToolName, IsError: true,
+			Result: rpcconn.ToolResult{Content: rpcconn.Content{{Type: rpcconn.ContentText, Text: noResultNote}}}})
+		if m.started.IsZero() {
+			m.started = s.now()
+		}
+		m.ended = m.started
+		m.rev++
+		s.toolsRev++
+		s.refreshChip(id)
+	}
 }
 
 // resetHistory empties the transcript and tool runs for a history of n
@@ -377,6 +405,7 @@ func (s *Session) historyTool(call rpcconn.ContentBlock, calledAt int64, result 
 	s.tools.Apply(&rpcconn.ToolExecutionStart{ToolCallID: call.ID, ToolName: call.Name, Args: call.Arguments})
 	m := s.meta(call.ID)
 	m.turn = s.turn
+	m.history = true
 	s.toolOrder = append(s.toolOrder, call.ID)
 	if result != nil {
 		s.historyResult(call.ID, calledAt, result)

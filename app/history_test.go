@@ -418,3 +418,41 @@ func TestControllerOpensALongSession(t *testing.T) {
 	eventually(t, "its tool cards", func() bool { return len(s.View(nil).Cards) >= len(want.Cards) })
 	sameTranscript(t, "opened", withoutIDs(s.View(nil)), withoutIDs(want))
 }
+
+// A stored call with no stored result is not left running: the agent,
+// started afresh, is not running it, and a running card would tick for
+// ever in an idle window.
+func TestHistoryCallWithoutResultEnds(t *testing.T) {
+	raw := rawMessages(
+		`{"role":"user","content":"go"}`,
+		`{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"bash","arguments":{"command":"ls"}}],"stopReason":"toolUse","timestamp":1000}`,
+		`{"role":"toolResult","toolCallId":"c1","toolName":"bash","content":[{"type":"text","text":"out"}],"timestamp":2000}`,
+		`{"role":"assistant","content":[{"type":"toolCall","id":"c2","name":"edit","arguments":{"path":"a.go"}}],"stopReason":"toolUse","timestamp":3000}`,
+	)
+	check := func(what string, v View) {
+		t.Helper()
+		if len(v.Cards) != 2 {
+			t.Fatalf("%s: %d cards", what, len(v.Cards))
+		}
+		if c := v.Cards[0]; c.Status != widgets.ToolDone {
+			t.Fatalf("%s: the answered call is %v", what, c.Status)
+		}
+		c := v.Cards[1]
+		if c.Status != widgets.ToolFailed || c.Ended.IsZero() || !strings.Contains(c.Output, "No result was recorded") {
+			t.Fatalf("%s: the unanswered call is %v, ended %v, output %q", what, c.Status, c.Ended, c.Output)
+		}
+		chip := v.Items[len(v.Items)-1].Blocks[0]
+		if chip.ToolStatus != widgets.ToolFailed {
+			t.Fatalf("%s: its chip is %v", what, chip.ToolStatus)
+		}
+	}
+	one := NewSession()
+	one.LoadHistory(decodeAll(t, raw))
+	check("one step", one.View(nil))
+	for entries := 1; entries <= 3; entries++ {
+		s := NewSession()
+		h := s.beginHistory(raw, nil, entries, firstScreenBytes)
+		h.Finish(context.Background())
+		check(fmt.Sprintf("two steps, %d entries first", entries), s.View(nil))
+	}
+}

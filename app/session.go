@@ -116,6 +116,8 @@ type toolMeta struct {
 	// card is the last conversion for the sidebar, valid while its
 	// Revision equals rev.
 	card widgets.ToolCard
+	// history marks a call that came with a stored session.
+	history bool
 }
 
 // NewSession returns an empty session.
