@@ -10,6 +10,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
@@ -166,8 +167,15 @@ func (w *Window) build() {
 	w.win.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) {
 		if ev.Name == fyne.KeyEscape && w.dialogs.Open() {
 			w.dialogs.CancelCurrent()
+			return
 		}
+		w.chat.ScrollKey(ev.Name, 0)
 	})
+	w.prompt.Editor.OnScrollKey = w.chat.ScrollKey
+	for _, key := range []fyne.KeyName{fyne.KeyHome, fyne.KeyEnd} {
+		w.win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: key, Modifier: fyne.KeyModifierShortcutDefault},
+			func(s fyne.Shortcut) { w.chat.ScrollKey(s.(*desktop.CustomShortcut).KeyName, fyne.KeyModifierShortcutDefault) })
+	}
 	menu := w.buildMenu()
 	w.win.SetMainMenu(menu)
 	w.bindShortcuts(menu)

@@ -46,6 +46,10 @@ type ChatView struct {
 
 	scroll  *chatScroll
 	content *chatContent
+	// latest takes the user to the end when new content arrived while
+	// they read above it.
+	latest *widget.Button
+	unseen bool
 
 	items []ChatItem
 	ids   map[string]int
@@ -94,6 +98,9 @@ func NewChatView() *ChatView {
 	cv.content = &chatContent{cv: cv}
 	cv.content.ExtendBaseWidget(cv.content)
 	cv.scroll = newChatScroll(cv.content, cv.scrolled)
+	cv.latest = widget.NewButtonWithIcon("Latest", theme.MoveDownIcon(), cv.ScrollToBottom)
+	cv.latest.Importance = widget.HighImportance
+	cv.latest.Hide()
 	cv.ExtendBaseWidget(cv)
 	return cv
 }
@@ -121,6 +128,9 @@ func (cv *ChatView) SetItems(items []ChatItem) {
 		cv.reindex()
 	default:
 		cv.update(items, guess)
+	}
+	if !cv.follow {
+		cv.unseen = true
 	}
 	cv.place()
 }
@@ -285,6 +295,7 @@ type chatViewRenderer struct {
 func (r *chatViewRenderer) Layout(size fyne.Size) {
 	r.cv.scroll.Resize(size)
 	r.cv.place()
+	r.cv.placeLatest()
 }
 
 func (r *chatViewRenderer) MinSize() fyne.Size { return r.cv.scroll.MinSize() }
@@ -296,7 +307,7 @@ func (r *chatViewRenderer) Refresh() {
 }
 
 func (r *chatViewRenderer) Objects() []fyne.CanvasObject {
-	return []fyne.CanvasObject{r.cv.scroll}
+	return []fyne.CanvasObject{r.cv.scroll, r.cv.latest}
 }
 
 func (r *chatViewRenderer) Destroy() {}
@@ -305,6 +316,8 @@ func (r *chatViewRenderer) Destroy() {}
 // user or by clamping, goes to the chat view.
 type chatScroll struct {
 	container.Scroll
+	// line is the height of a line of text, for the wheel.
+	line float32
 }
 
 func newChatScroll(content fyne.CanvasObject, moved func(fyne.Position)) *chatScroll {

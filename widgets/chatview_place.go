@@ -44,6 +44,7 @@ func (cv *ChatView) place() {
 		return
 	}
 	cv.rows.gap = cv.entryGap()
+	cv.scroll.line = cv.lineHeight()
 	cv.restyleIfNeeded(size.Width)
 	view := float64(size.Height)
 	margin := float64(windowMargin)
@@ -72,6 +73,10 @@ func (cv *ChatView) place() {
 		w := win.shifted(float32(cv.rows.topOf(e.index)))
 		e.view.setWindow(w.top, w.bottom)
 	}
+	if cv.follow {
+		cv.unseen = false
+	}
+	cv.showLatest(cv.unseen && !cv.follow)
 	// The views' objects changed without a refresh of theirs.
 	requestFrame(cv)
 }

@@ -46,6 +46,10 @@ type PromptEditor struct {
 	// OnOtherShortcut gets the shortcuts the editor does not use, so the
 	// window's menu shortcuts work while the editor has the focus.
 	OnOtherShortcut func(fyne.Shortcut) bool
+	// OnScrollKey gets PageUp and PageDown, and Home and End with Ctrl:
+	// they scroll the transcript, as in a chat program, while the editor
+	// has the focus. It reports whether it used the key.
+	OnScrollKey func(key fyne.KeyName, mods fyne.KeyModifier) bool
 	// RunOnUI hands the idle timer's work to the UI goroutine; nil means
 	// fyne.Do. The app's window tests swap in one that takes turns with
 	// the test.
@@ -165,6 +169,10 @@ func (e *PromptEditor) typedKey(ev *fyne.KeyEvent) {
 		if e.OnEscape != nil {
 			e.OnEscape()
 		}
+	case fyne.KeyPageUp, fyne.KeyPageDown:
+		if e.OnScrollKey == nil || !e.OnScrollKey(ev.Name, mods) {
+			e.Entry.TypedKey(ev)
+		}
 	case fyne.KeyTab:
 		if mods&fyne.KeyModifierShift != 0 {
 			e.shortcut(ShortcutCycleThinking)
@@ -208,6 +216,10 @@ func (e *PromptEditor) typedShortcut(s fyne.Shortcut) {
 		}
 		if cs.Modifier == fyne.KeyModifierShortcutDefault || cs.Modifier == fyne.KeyModifierControl {
 			switch cs.KeyName {
+			case fyne.KeyHome, fyne.KeyEnd:
+				if e.OnScrollKey != nil && e.OnScrollKey(cs.KeyName, cs.Modifier) {
+					return
+				}
 			case fyne.KeyP:
 				e.shortcut(ShortcutCycleModel)
 				return

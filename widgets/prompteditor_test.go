@@ -205,3 +205,28 @@ func TestPromptEditorRender(t *testing.T) {
 	e.SetStreaming(true)
 	test.AssertRendersToMarkup(t, "prompt/editor_streaming.xml", w.Canvas())
 }
+
+// PageUp and PageDown, and Ctrl+Home and Ctrl+End, scroll the transcript
+// while the editor has the focus; without a listener the entry keeps them.
+func TestPromptEditorPassesScrollKeys(t *testing.T) {
+	newMDTestApp(t)
+	e := NewPromptEditor()
+	w := test.NewTempWindow(t, e)
+	w.Canvas().Focus(e)
+	var got []fyne.KeyName
+	e.OnScrollKey = func(k fyne.KeyName, _ fyne.KeyModifier) bool {
+		got = append(got, k)
+		return true
+	}
+	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyPageUp})
+	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyPageDown})
+	e.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyHome, Modifier: fyne.KeyModifierControl})
+	e.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyEnd, Modifier: fyne.KeyModifierControl})
+	if len(got) != 4 || got[0] != fyne.KeyPageUp || got[3] != fyne.KeyEnd {
+		t.Fatalf("scroll keys passed on: %v", got)
+	}
+	test.Type(e, "abc")
+	if e.Text() != "abc" {
+		t.Fatalf("typing after the scroll keys gave %q", e.Text())
+	}
+}
