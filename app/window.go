@@ -10,8 +10,8 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 
@@ -174,7 +174,9 @@ func (w *Window) build() {
 	w.prompt.Editor.OnScrollKey = w.chat.ScrollKey
 	for _, key := range []fyne.KeyName{fyne.KeyHome, fyne.KeyEnd} {
 		w.win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: key, Modifier: fyne.KeyModifierShortcutDefault},
-			func(s fyne.Shortcut) { w.chat.ScrollKey(s.(*desktop.CustomShortcut).KeyName, fyne.KeyModifierShortcutDefault) })
+			func(s fyne.Shortcut) {
+				w.chat.ScrollKey(s.(*desktop.CustomShortcut).KeyName, fyne.KeyModifierShortcutDefault)
+			})
 	}
 	menu := w.buildMenu()
 	w.win.SetMainMenu(menu)
