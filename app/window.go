@@ -172,6 +172,8 @@ func (w *Window) build() {
 		w.chat.ScrollKey(ev.Name, 0)
 	})
 	w.prompt.Editor.OnScrollKey = w.chat.ScrollKey
+	w.prompt.Editor.OnCopy = w.chat.CopySelection
+	w.win.Canvas().AddShortcut(&fyne.ShortcutCopy{}, func(fyne.Shortcut) { w.chat.CopySelection() })
 	for _, key := range []fyne.KeyName{fyne.KeyHome, fyne.KeyEnd} {
 		w.win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: key, Modifier: fyne.KeyModifierShortcutDefault},
 			func(s fyne.Shortcut) {

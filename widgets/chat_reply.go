@@ -205,6 +205,16 @@ func (v *replyView) place(width float32, apply bool) float32 {
 
 func (v *replyView) heightAt(width float32) float32 { return v.place(width, false) }
 
+// selectionKids is the reply's text: its parts, not its meta line or
+// footer.
+func (v *replyView) selectionKids() []fyne.CanvasObject {
+	kids := make([]fyne.CanvasObject, len(v.parts))
+	for i, p := range v.parts {
+		kids[i] = p.obj
+	}
+	return kids
+}
+
 func (v *replyView) layout(size fyne.Size) { v.place(size.Width, true) }
 
 func (v *replyView) objects() []fyne.CanvasObject {

@@ -2,6 +2,7 @@ package widgets
 
 import (
 	"slices"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -64,6 +65,13 @@ type ChatView struct {
 	// screen starts, while not following.
 	anchorID string
 	anchorDY float64
+
+	// sel is the selected text; doubleAt and doublePos the last double
+	// click, for a triple one.
+	sel       chatSelection
+	selDrawn  bool
+	doubleAt  time.Time
+	doublePos fyne.Position
 
 	placing   bool
 	measuredW float32

@@ -73,6 +73,9 @@ func (cv *ChatView) place() {
 		w := win.shifted(float32(cv.rows.topOf(e.index)))
 		e.view.setWindow(w.top, w.bottom)
 	}
+	if cv.sel.active || cv.selDrawn {
+		cv.drawSelection()
+	}
 	if cv.follow {
 		cv.unseen = false
 	}

@@ -52,6 +52,11 @@ type codeBlock struct {
 	lineWindow
 	shown   drawnLines
 	objects []fyne.CanvasObject
+
+	// The selection, in bytes of the code as shown (selText).
+	sel       selRange
+	shownCode *string
+	shownFor  string
 }
 
 func newCodeBlock(lang, code string, closed bool) *codeBlock {
@@ -244,6 +249,7 @@ func (c *codeBlock) draw() {
 	}
 	c.shown.sync(first, max(last, first), c)
 	c.drawnVer = c.ver
+	c.objects = c.selectionRects(c.objects, first, max(last, first))
 	c.objects = c.shown.appendTo(c.objects)
 	if c.more {
 		b := c.showAllButton()
@@ -316,9 +322,17 @@ type codeLayout struct {
 	hlLine int // index of the next highlighted line
 	lines  []codeLine
 	runs   []codePiece
+	// textPos is where the next source line starts in the code as shown
+	// (tabs expanded): what a selection counts in.
+	textPos int
 }
 
-type codeLine struct{ r0, r1 int32 }
+// codeLine is a display line: its runs, and the bytes of the code as shown
+// that it holds, from off.
+type codeLine struct {
+	r0, r1  int32
+	off, nb int
+}
 
 // codePiece is a run of one colour on one display line, starting at cell col.
 type codePiece struct {
@@ -378,6 +392,7 @@ func (l *codeLayout) leftOver() string {
 func (l *codeLayout) wrap(line []codeRun) {
 	r0 := int32(len(l.runs))
 	col := 0
+	off, at := l.textPos, l.textPos
 	for _, run := range line {
 		text := run.text
 		for text != "" {
@@ -385,8 +400,8 @@ func (l *codeLayout) wrap(line []codeRun) {
 			part := text
 			if l.cols > 0 && col+n > l.cols {
 				if col == l.cols {
-					l.lines = append(l.lines, codeLine{r0, int32(len(l.runs))})
-					r0, col = int32(len(l.runs)), 0
+					l.lines = append(l.lines, codeLine{r0: r0, r1: int32(len(l.runs)), off: off, nb: at - off})
+					r0, col, off = int32(len(l.runs)), 0, at
 					continue
 				}
 				part = text[:runeOffset(text, l.cols-col)]
@@ -396,10 +411,12 @@ func (l *codeLayout) wrap(line []codeRun) {
 				l.runs = append(l.runs, codePiece{text: part, col: col, n: n, color: run.color, italic: run.italic})
 			}
 			col += n
+			at += len(part)
 			text = text[len(part):]
 		}
 	}
-	l.lines = append(l.lines, codeLine{r0, int32(len(l.runs))})
+	l.lines = append(l.lines, codeLine{r0: r0, r1: int32(len(l.runs)), off: off, nb: at - off})
+	l.textPos = at + 1
 }
 
 func expandAllTabs(code string) string {

@@ -23,6 +23,7 @@ type monoBlock struct {
 	lineWindow
 	shown   drawnLines
 	objects []fyne.CanvasObject
+	sel     selRange
 }
 
 func newMonoBlock() *monoBlock {
@@ -60,6 +61,7 @@ func (b *monoBlock) draw() {
 		last = min(int(b.win.bottom/b.cell.Height)+1, len(b.lines))
 	}
 	b.shown.sync(first, max(first, last), b)
+	b.objects = b.selectionRects(b.objects, first, max(first, last))
 	b.objects = b.shown.appendTo(b.objects)
 }
 

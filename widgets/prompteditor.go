@@ -50,6 +50,9 @@ type PromptEditor struct {
 	// they scroll the transcript, as in a chat program, while the editor
 	// has the focus. It reports whether it used the key.
 	OnScrollKey func(key fyne.KeyName, mods fyne.KeyModifier) bool
+	// OnCopy gets Ctrl+C when no text of the draft is selected: the
+	// transcript's selection is copied then. It reports whether it copied.
+	OnCopy func() bool
 	// RunOnUI hands the idle timer's work to the UI goroutine; nil means
 	// fyne.Do. The app's window tests swap in one that takes turns with
 	// the test.
@@ -197,6 +200,9 @@ func (e *PromptEditor) TypedShortcut(s fyne.Shortcut) {
 
 func (e *PromptEditor) typedShortcut(s fyne.Shortcut) {
 	if _, paste := s.(*fyne.ShortcutPaste); paste && e.OnPaste != nil && e.OnPaste() {
+		return
+	}
+	if _, cp := s.(*fyne.ShortcutCopy); cp && e.SelectedText() == "" && e.OnCopy != nil && e.OnCopy() {
 		return
 	}
 	if cs, ok := s.(*desktop.CustomShortcut); ok {

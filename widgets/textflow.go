@@ -61,6 +61,11 @@ type textFlow struct {
 	lineWindow
 	drawn   drawnLines
 	objects []fyne.CanvasObject
+
+	// The selection, in bytes of selText, and what selText is made of.
+	sel      selRange
+	fullText *string
+	bases    []int
 }
 
 func newTextFlow(spans []inlineSpan, links *linkOpener) *textFlow {
@@ -78,6 +83,7 @@ func newPlainFlow(text string, style fyne.TextStyle, size fyne.ThemeSizeName, co
 func (f *textFlow) setSpans(spans []inlineSpan) {
 	f.spans = spans
 	f.valid = false
+	f.fullText, f.bases = nil, nil
 }
 
 func (f *textFlow) CreateRenderer() fyne.WidgetRenderer {
@@ -180,6 +186,7 @@ func (f *textFlow) draw() {
 	}
 	f.drawn.sync(first, last, f)
 	f.drawnVer = f.ver
+	f.objects = f.selectionRects(f.objects, first, last)
 	f.objects = f.drawn.appendTo(f.objects)
 	if f.more {
 		b := f.showAllButton()

@@ -21,6 +21,7 @@ type fontMetric struct {
 // only. Objects are made from it for the lines on screen (textflow_draw.go).
 type flowPiece struct {
 	span       *inlineSpan
+	si         int32 // the span's index
 	start, end int
 	x, y, w    float32
 	m          *fontMetric
@@ -261,7 +262,7 @@ func (b *flowBuilder) place(s *inlineSpan, m *fontMetric, start, end int, w floa
 		b.space = nil
 	}
 	x := b.x + b.pad(s)
-	b.line = append(b.line, flowPiece{span: s, start: start, end: end, x: x, w: w, m: m})
+	b.line = append(b.line, flowPiece{span: s, si: int32(b.si), start: start, end: end, x: x, w: w, m: m})
 	b.x = x + w + b.pad(s)
 }
 
