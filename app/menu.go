@@ -46,6 +46,8 @@ func (w *Window) buildMenu() *fyne.MainMenu {
 		menuItem("Settings…", w.showSettings, shortcut(fyne.KeyComma, ctrl)),
 	)
 	view := fyne.NewMenu("View",
+		menuItem("Find in conversation…", w.actionFind, shortcut(fyne.KeyF, ctrl)),
+		fyne.NewMenuItemSeparator(),
 		menuItem("Notifications…", w.actionNotifications, nil),
 		menuItem("Extension errors…", w.actionExtensionLog, nil),
 	)

@@ -216,6 +216,7 @@ func (w *Window) appActions() []appAction {
 		a("clone", "Clone session", "Copy this branch into a new session", "", w.actionClone),
 		a("export", "Export as HTML…", "Save the transcript to share", "Ctrl+E", w.actionExport),
 		a("copy", "Copy last answer", "", "Ctrl+Shift+C", w.actionCopyLastAnswer),
+		a("find", "Find in conversation…", "Search the whole transcript", "Ctrl+F", w.actionFind),
 		a("compact", "Compact conversation…", "Summarise to free context", "", w.actionCompact),
 		a("modes", "Agent behaviour…", "Auto-compaction, auto-retry, queue modes", "", w.actionModes),
 		a("model", "Switch model", "Next model", "Ctrl+P", func() { w.shortcut(widgets.ShortcutCycleModel) }),

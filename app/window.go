@@ -46,6 +46,7 @@ type Window struct {
 	thinking *widgets.ThinkingPicker
 	status   *widgets.StatusBar
 	banner   *widgets.Banner
+	find     *widgets.FindBar
 	name     *widget.Label
 	body     *fyne.Container
 	firstRun fyne.CanvasObject
@@ -152,7 +153,8 @@ func (w *Window) build() {
 	settingsButton := widget.NewButtonWithIcon("", settingsIcon(), w.showSettings)
 	attachButton := widget.NewButtonWithIcon("", attachIcon(), w.actionAttach)
 	top := container.NewBorder(nil, nil, nil, container.NewHBox(w.models, w.thinking, attachButton, settingsButton), w.name)
-	split := container.NewHSplit(container.NewBorder(w.banner, nil, nil, nil, w.chat), w.sidebar)
+	w.find = w.newFindBar()
+	split := container.NewHSplit(container.NewBorder(container.NewVBox(w.banner, w.find), nil, nil, nil, w.chat), w.sidebar)
 	split.Offset = 0.68
 	bottom := container.NewVBox(w.retry.box, w.above, w.draftRestore, w.attachStrip, w.prompt, w.below, w.status)
 	w.body = container.NewBorder(top, bottom, nil, nil, split)

@@ -70,6 +70,11 @@ type ChatView struct {
 	// click, for a triple one.
 	sel       chatSelection
 	selDrawn  bool
+	find      findState
+
+	// OnFindChanged is called when the current match or the count of
+	// matches of Find changed.
+	OnFindChanged func()
 	doubleAt  time.Time
 	doublePos fyne.Position
 

@@ -73,7 +73,7 @@ func (cv *ChatView) place() {
 		w := win.shifted(float32(cv.rows.topOf(e.index)))
 		e.view.setWindow(w.top, w.bottom)
 	}
-	if cv.sel.active || cv.selDrawn {
+	if cv.sel.active || cv.selDrawn || cv.find.query != "" {
 		cv.drawSelection()
 	}
 	if cv.follow {

@@ -220,7 +220,7 @@ func (cv *ChatView) shownView(i int) itemView {
 // userScroll moves the transcript as the mouse wheel does; negative dy
 // moves towards the start.
 func userScroll(cv *ChatView, dy float32) {
-	cv.scroll.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.Delta{DY: -dy}})
+	cv.ScrollBy(dy)
 }
 
 // manyItems is a transcript of n entries alternating prompts and replies

@@ -53,8 +53,9 @@ type codeBlock struct {
 	shown   drawnLines
 	objects []fyne.CanvasObject
 
-	// The selection, in bytes of the code as shown (selText).
-	sel       selRange
+	// The selection and search matches, in bytes of the code as shown
+	// (selText).
+	marks     marks
 	shownCode *string
 	shownFor  string
 }

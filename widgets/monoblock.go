@@ -23,7 +23,7 @@ type monoBlock struct {
 	lineWindow
 	shown   drawnLines
 	objects []fyne.CanvasObject
-	sel     selRange
+	marks   marks
 }
 
 func newMonoBlock() *monoBlock {

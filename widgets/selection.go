@@ -83,16 +83,25 @@ func leavesOf(v itemView) []placedLeaf {
 // drawSelection tells the text of the entries on screen which part of it
 // is selected.
 func (cv *ChatView) drawSelection() {
-	cv.selDrawn = cv.sel.active
+	cv.selDrawn = cv.sel.active || cv.find.query != ""
 	from, to := cv.ordered()
 	for _, e := range cv.shown {
 		id := cv.items[e.index].ID
+		ord := 0
 		for k, l := range leavesOf(e.view) {
 			a, b := 0, 0
 			if cv.sel.active {
 				a, b = cv.leafRange(id, e.index, k, len(l.leaf.selText()), from, to)
 			}
 			l.leaf.setSelection(a, b)
+			var found []selRange
+			cur := -1
+			if cv.find.query != "" && cv.visibleLeaf(e.index, l) {
+				found, cur, ord = cv.foundIn(id, l.leaf, ord)
+			} else if cv.find.query != "" {
+				ord += countFold(l.leaf.selText(), cv.find.query)
+			}
+			l.leaf.setFound(found, cur)
 		}
 	}
 }

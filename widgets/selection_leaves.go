@@ -1,6 +1,7 @@
 package widgets
 
 import (
+	"image/color"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -21,6 +22,71 @@ type selectable interface {
 	offsetAt(p fyne.Position) int
 	// setSelection highlights [from, to); from == to highlights nothing.
 	setSelection(from, to int)
+	// setFound highlights the matches of a search, current (an index in
+	// ranges, or -1) more strongly.
+	setFound(ranges []selRange, current int)
+}
+
+// marks is what a leaf highlights: the selection and the search matches.
+type marks struct {
+	sel     selRange
+	found   []selRange
+	current int
+}
+
+func (m *marks) setSel(from, to int) bool {
+	r := selRange{from, to}
+	if r.empty() {
+		r = selRange{}
+	}
+	if r == m.sel {
+		return false
+	}
+	m.sel = r
+	return true
+}
+
+func (m *marks) setFound(ranges []selRange, current int) bool {
+	if len(ranges) == 0 && len(m.found) == 0 {
+		return false
+	}
+	if current == m.current && len(ranges) == len(m.found) {
+		same := true
+		for i := range ranges {
+			same = same && ranges[i] == m.found[i]
+		}
+		if same {
+			return false
+		}
+	}
+	m.found, m.current = ranges, current
+	return true
+}
+
+// each visits the highlighted ranges, back to front, with their colours.
+func (m *marks) each(th fyne.Theme, f func(r selRange, col color.Color)) {
+	if len(m.found) > 0 {
+		warn := resolveColor(th, theme.ColorNameWarning)
+		for i, r := range m.found {
+			a := uint8(0x50)
+			if i == m.current {
+				a = 0xc0
+			}
+			f(r, withAlpha(warn, a))
+		}
+	}
+	if !m.sel.empty() {
+		f(m.sel, resolveColor(th, theme.ColorNameSelection))
+	}
+}
+
+func (m *marks) any() bool { return !m.sel.empty() || len(m.found) > 0 }
+
+// markRect is a highlight of col.
+func markRect(col color.Color) *canvas.Rectangle {
+	r := canvas.NewRectangle(col)
+	r.CornerRadius = 2
+	return r
 }
 
 // selectionParent is a container whose selectable text lies in children.
@@ -56,13 +122,6 @@ func collectLeaves(o fyne.CanvasObject, origin fyne.Position, dst []placedLeaf) 
 type selRange struct{ from, to int }
 
 func (r selRange) empty() bool { return r.from >= r.to }
-
-// highlightColor is the theme's selection colour.
-func highlightColor(th fyne.Theme) *canvas.Rectangle {
-	r := canvas.NewRectangle(resolveColor(th, theme.ColorNameSelection))
-	r.CornerRadius = 2
-	return r
-}
 
 // --- textFlow
 
@@ -159,59 +218,66 @@ func (f *textFlow) xOf(pc *flowPiece, at int) float32 {
 }
 
 func (f *textFlow) setSelection(from, to int) {
-	r := selRange{from, to}
-	if r.empty() {
-		r = selRange{}
+	if f.marks.setSel(from, to) {
+		f.draw()
+		requestFrame(f)
 	}
-	if r == f.sel {
-		return
-	}
-	f.sel = r
-	f.draw()
-	requestFrame(f)
 }
 
-// selectionRects adds the highlight of the visible lines [first, last).
+func (f *textFlow) setFound(ranges []selRange, current int) {
+	if f.marks.setFound(ranges, current) {
+		f.draw()
+		requestFrame(f)
+	}
+}
+
+// selectionRects adds the highlights of the visible lines [first, last).
 func (f *textFlow) selectionRects(dst []fyne.CanvasObject, first, last int) []fyne.CanvasObject {
-	if f.sel.empty() {
+	if !f.marks.any() {
 		return dst
 	}
-	for i := first; i < last; i++ {
-		l := f.layout.lines[i]
-		pieces := f.layout.pieces[l.p0:l.p1]
-		if len(pieces) == 0 {
-			continue
-		}
-		lo, hi := f.pieceOffset(&pieces[0], pieces[0].start), f.pieceOffset(&pieces[len(pieces)-1], pieces[len(pieces)-1].end)
-		if f.sel.to <= lo || f.sel.from >= hi && !(f.sel.from == hi && i+1 < len(f.layout.lines)) {
-			continue
-		}
-		x0, x1 := float32(-1), float32(0)
-		for k := range pieces {
-			pc := &pieces[k]
-			a, b := f.pieceOffset(pc, pc.start), f.pieceOffset(pc, pc.end)
-			if f.sel.to <= a || f.sel.from >= b {
-				continue
+	f.marks.each(f.layout.th, func(sel selRange, col color.Color) {
+		for i := first; i < last; i++ {
+			if r := f.lineMark(i, sel, col); r != nil {
+				dst = append(dst, r)
 			}
-			s := f.xOf(pc, max(f.sel.from-f.spanBase(int(pc.si)), pc.start))
-			e := f.xOf(pc, min(f.sel.to-f.spanBase(int(pc.si)), pc.end))
-			if x0 < 0 {
-				x0 = s
-			}
-			x1 = e
 		}
-		if x0 < 0 {
-			continue
-		}
-		if f.sel.to > hi {
-			x1 += 4 // the line break is selected too
-		}
-		r := highlightColor(f.layout.th)
-		r.Move(fyne.NewPos(x0, l.y))
-		r.Resize(fyne.NewSize(max(x1-x0, 1), l.h))
-		dst = append(dst, r)
-	}
+	})
 	return dst
+}
+
+// lineMark is the highlight of range sel on line i, or nil.
+func (f *textFlow) lineMark(i int, sel selRange, col color.Color) fyne.CanvasObject {
+	l := f.layout.lines[i]
+	pieces := f.layout.pieces[l.p0:l.p1]
+	if len(pieces) == 0 {
+		return nil
+	}
+	hi := f.pieceOffset(&pieces[len(pieces)-1], pieces[len(pieces)-1].end)
+	x0, x1 := float32(-1), float32(0)
+	for k := range pieces {
+		pc := &pieces[k]
+		a, b := f.pieceOffset(pc, pc.start), f.pieceOffset(pc, pc.end)
+		if sel.to <= a || sel.from >= b {
+			continue
+		}
+		s := f.xOf(pc, max(sel.from-f.spanBase(int(pc.si)), pc.start))
+		e := f.xOf(pc, min(sel.to-f.spanBase(int(pc.si)), pc.end))
+		if x0 < 0 {
+			x0 = s
+		}
+		x1 = e
+	}
+	if x0 < 0 {
+		return nil
+	}
+	if sel.to > hi {
+		x1 += 4 // the line break is selected too
+	}
+	r := markRect(col)
+	r.Move(fyne.NewPos(x0, l.y))
+	r.Resize(fyne.NewSize(max(x1-x0, 1), l.h))
+	return r
 }
 
 // --- codeBlock
@@ -244,42 +310,53 @@ func (c *codeBlock) offsetAt(p fyne.Position) int {
 }
 
 func (c *codeBlock) setSelection(from, to int) {
-	r := selRange{from, to}
-	if r.empty() {
-		r = selRange{}
+	if c.marks.setSel(from, to) {
+		c.draw()
+		requestFrame(c)
 	}
-	if r == c.sel {
-		return
+}
+
+func (c *codeBlock) setFound(ranges []selRange, current int) {
+	if c.marks.setFound(ranges, current) {
+		c.draw()
+		requestFrame(c)
 	}
-	c.sel = r
-	c.draw()
-	requestFrame(c)
 }
 
 func (c *codeBlock) selectionRects(dst []fyne.CanvasObject, first, last int) []fyne.CanvasObject {
-	if c.sel.empty() {
+	if !c.marks.any() {
 		return dst
 	}
 	l := &c.lay
 	text := c.selText()
-	for i := first; i < last; i++ {
-		cl := l.lines[i]
-		lo, hi := cl.off, cl.off+cl.nb
-		if c.sel.to <= lo || c.sel.from > hi || (c.sel.from == hi && c.sel.to == hi) {
-			continue
+	c.marks.each(c.Theme(), func(sel selRange, col color.Color) {
+		for i := first; i < last; i++ {
+			cl := l.lines[i]
+			if r := cellMark(text, cl.off, cl.off+cl.nb, sel, col, l.cell); r != nil {
+				r.Move(r.Position().AddXY(l.pad, c.lineTop(i)))
+				dst = append(dst, r)
+			}
 		}
-		line := text[lo:hi]
-		a := utf8.RuneCountInString(line[:max(c.sel.from, lo)-lo])
-		b := utf8.RuneCountInString(line[:min(c.sel.to, hi)-lo])
-		if c.sel.to > hi {
-			b++ // the line break
-		}
-		r := highlightColor(c.Theme())
-		r.Move(fyne.NewPos(l.pad+float32(a)*l.cell.Width, c.lineTop(i)))
-		r.Resize(fyne.NewSize(max(float32(b-a)*l.cell.Width, 1), l.cell.Height))
-		dst = append(dst, r)
-	}
+	})
 	return dst
+}
+
+// cellMark is the highlight of range sel on a monospace line holding
+// text[lo:hi], placed from the line's start, or nil.
+func cellMark(text string, lo, hi int, sel selRange, col color.Color, cell fyne.Size) *canvas.Rectangle {
+	if sel.to <= lo || sel.from > hi || (sel.from == hi && sel.to == hi) {
+		return nil
+	}
+	line := text[lo:hi]
+	a := utf8.RuneCountInString(line[:max(sel.from, lo)-lo])
+	b := utf8.RuneCountInString(line[:min(sel.to, hi)-lo])
+	if sel.to > hi {
+		b++ // the line break
+	}
+	r := markRect(col)
+	r.Move(fyne.NewPos(float32(a)*cell.Width, 0))
+	r.Resize(fyne.NewSize(max(float32(b-a)*cell.Width, 1), cell.Height))
+	return r
 }
 
 // --- monoBlock
@@ -310,40 +387,35 @@ func (b *monoBlock) offsetAt(p fyne.Position) int {
 }
 
 func (b *monoBlock) setSelection(from, to int) {
-	r := selRange{from, to}
-	if r.empty() {
-		r = selRange{}
+	if b.marks.setSel(from, to) {
+		b.draw()
+		requestFrame(b)
 	}
-	if r == b.sel {
-		return
+}
+
+func (b *monoBlock) setFound(ranges []selRange, current int) {
+	if b.marks.setFound(ranges, current) {
+		b.draw()
+		requestFrame(b)
 	}
-	b.sel = r
-	b.draw()
-	requestFrame(b)
 }
 
 func (b *monoBlock) selectionRects(dst []fyne.CanvasObject, first, last int) []fyne.CanvasObject {
-	if b.sel.empty() {
+	if !b.marks.any() {
 		return dst
 	}
-	base := b.lineOffset(first)
-	for i := first; i < last; i++ {
-		lo, hi := base, base+len(b.lines[i])
-		base = hi + 1
-		if b.sel.to <= lo || b.sel.from > hi || (b.sel.from == hi && b.sel.to == hi) {
-			continue
+	text := b.selText()
+	b.marks.each(b.Theme(), func(sel selRange, col color.Color) {
+		base := b.lineOffset(first)
+		for i := first; i < last; i++ {
+			lo, hi := base, base+len(b.lines[i])
+			base = hi + 1
+			if r := cellMark(text, lo, hi, sel, col, b.cell); r != nil {
+				r.Move(r.Position().AddXY(0, b.lineTop(i)))
+				dst = append(dst, r)
+			}
 		}
-		line := b.lines[i]
-		x0 := utf8.RuneCountInString(line[:max(b.sel.from, lo)-lo])
-		x1 := utf8.RuneCountInString(line[:min(b.sel.to, hi)-lo])
-		if b.sel.to > hi {
-			x1++
-		}
-		r := highlightColor(b.Theme())
-		r.Move(fyne.NewPos(float32(x0)*b.cell.Width, b.lineTop(i)))
-		r.Resize(fyne.NewSize(max(float32(x1-x0)*b.cell.Width, 1), b.cell.Height))
-		dst = append(dst, r)
-	}
+	})
 	return dst
 }
 

@@ -62,8 +62,9 @@ type textFlow struct {
 	drawn   drawnLines
 	objects []fyne.CanvasObject
 
-	// The selection, in bytes of selText, and what selText is made of.
-	sel      selRange
+	// The selection and search matches, in bytes of selText, and what
+	// selText is made of.
+	marks    marks
 	fullText *string
 	bases    []int
 }

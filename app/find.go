@@ -1,0 +1,27 @@
+package app
+
+import "knightcode.ai/desktop/widgets"
+
+// newFindBar makes the find strip above the transcript (Ctrl+F). It
+// searches the chat's copy of the session; Esc gives the keyboard back to
+// the editor.
+func (w *Window) newFindBar() *widgets.FindBar {
+	b := widgets.NewFindBar()
+	b.OnChanged = w.chat.Find
+	b.OnNext = w.chat.FindNext
+	b.OnPrevious = w.chat.FindPrevious
+	b.OnClose = func() {
+		w.chat.Find("")
+		w.win.Canvas().Focus(w.prompt.Editor)
+	}
+	w.chat.OnFindChanged = func() { b.SetStatus(w.chat.FindStatus()) }
+	return b
+}
+
+// actionFind opens the find strip, or takes the keyboard to it.
+func (w *Window) actionFind() {
+	w.find.Open(w.win.Canvas())
+	if q := w.find.Query(); q != "" {
+		w.chat.Find(q)
+	}
+}
