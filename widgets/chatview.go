@@ -68,15 +68,15 @@ type ChatView struct {
 
 	// sel is the selected text; doubleAt and doublePos the last double
 	// click, for a triple one.
-	sel       chatSelection
-	selDrawn  bool
-	find      findState
+	sel      chatSelection
+	selDrawn bool
+	find     findState
 
 	// OnFindChanged is called when the current match or the count of
 	// matches of Find changed.
 	OnFindChanged func()
-	doubleAt  time.Time
-	doublePos fyne.Position
+	doubleAt      time.Time
+	doublePos     fyne.Position
 
 	placing   bool
 	measuredW float32
