@@ -52,11 +52,13 @@ func (cv *ChatView) Find(query string) {
 		return
 	}
 	top := cv.rows.at(float64(cv.scroll.Offset.Y))
-	for k := 0; k < len(cv.items); k++ {
+	if ord, ok := cv.firstOnScreen(top); ok {
+		f.cur, f.found = findMatch{id: cv.items[top].ID, ord: ord}, true
+	}
+	for k := 1; k <= len(cv.items) && !f.found; k++ {
 		i := (top + k) % len(cv.items)
 		if itemHas(&cv.items[i], query) {
 			f.cur, f.found = findMatch{id: cv.items[i].ID}, true
-			break
 		}
 	}
 	cv.countMatches()
@@ -66,6 +68,30 @@ func (cv *ChatView) Find(query string) {
 		cv.drawSelection()
 	}
 	cv.findChanged()
+}
+
+// firstOnScreen is the first occurrence in entry i, the one at the top of
+// the screen, that is not above the screen: a reply can be taller than
+// many screens.
+func (cv *ChatView) firstOnScreen(i int) (int, bool) {
+	if !itemHas(&cv.items[i], cv.find.query) {
+		return 0, false
+	}
+	v := cv.shownView(i)
+	if v == nil {
+		return 0, true
+	}
+	screenTop := cv.scroll.Offset.Y - float32(cv.rows.topOf(i))
+	ord := 0
+	for _, l := range leavesOf(v) {
+		for _, r := range allFold(l.leaf.selText(), cv.find.query) {
+			if l.pos.Y+leafOffsetY(l.leaf, r.from) >= screenTop {
+				return ord, true
+			}
+			ord++
+		}
+	}
+	return 0, false
 }
 
 func itemHas(it *ChatItem, q string) bool {

@@ -2,6 +2,7 @@ package widgets
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -156,3 +157,22 @@ func BenchmarkChatViewFind12k(b *testing.B) {
 }
 
 var desktopShiftEnter = desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: fyne.KeyModifierShift}
+
+// In a reply taller than the screen, the first match is the first one on
+// screen or after it, not the reply's first.
+func TestChatViewFindStartsAtTheScreen(t *testing.T) {
+	newMDTestApp(t)
+	cv := NewChatView()
+	w := test.NewTempWindow(t, cv)
+	w.Resize(fyne.NewSize(800, 600))
+	var b []string
+	for i := 0; i < 400; i++ {
+		b = append(b, fmt.Sprintf("Paragraph %d mentions the needle once.", i))
+	}
+	cv.SetItems([]ChatItem{{ID: "a", Kind: ChatAssistant, Revision: 1, Blocks: []ChatBlock{{Kind: BlockText, Text: strings.Join(b, "\n\n")}}}})
+	cv.Find("needle")
+	cur, total := cv.FindStatus()
+	if total != 400 || cur < 380 {
+		t.Fatalf("at the end of the reply find starts at %d of %d", cur, total)
+	}
+}

@@ -202,3 +202,13 @@ func (cv *ChatView) restyleIfNeeded(width float32) {
 	cv.measuredW, cv.stamp = width, st
 	cv.rows.forget()
 }
+
+// shownView is the view of entry i if it is in the tree.
+func (cv *ChatView) shownView(i int) itemView {
+	for _, e := range cv.shown {
+		if e.index == i {
+			return e.view
+		}
+	}
+	return nil
+}

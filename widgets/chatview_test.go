@@ -207,16 +207,6 @@ func rowBottomOnScreen(cv *ChatView, i int) float32 {
 	return float32(cv.rows.topOf(i)) + cv.rows.h[i] - cv.scroll.Offset.Y
 }
 
-// shownView is the view of entry i if it is in the tree.
-func (cv *ChatView) shownView(i int) itemView {
-	for _, e := range cv.shown {
-		if e.index == i {
-			return e.view
-		}
-	}
-	return nil
-}
-
 // userScroll moves the transcript as the mouse wheel does; negative dy
 // moves towards the start.
 func userScroll(cv *ChatView, dy float32) {
