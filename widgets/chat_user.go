@@ -27,7 +27,10 @@ type userView struct {
 	sizes  []fyne.Size
 	bubble *canvas.Rectangle
 	copy   *copyAction
+	edit   *copyAction
 	src    string
+	id     string
+	env    *chatEnv
 
 	valid bool
 	laidW float32
@@ -39,7 +42,7 @@ type userGeometry struct {
 	bubbleSize   fyne.Size
 	textSize     fyne.Size
 	thumbs       []fyne.Position
-	copy         fyne.Position
+	copy, edit   fyne.Position
 	height       float32
 }
 
@@ -52,6 +55,12 @@ func newUserView(id string, env *chatEnv) *userView {
 		env.relayout(id)
 	}
 	v.copy = newCopyAction(func() string { return v.src })
+	v.id, v.env = id, env
+	v.edit = newQuietAction(theme.IconNameDocumentCreate, "Edit", func() {
+		if env.editPrompt != nil {
+			env.editPrompt(v.id, v.src)
+		}
+	})
 	v.ExtendBaseWidget(v)
 	v.restyle()
 	return v
@@ -156,13 +165,18 @@ func (v *userView) geometry(width float32) *userGeometry {
 	g.textSize = fyne.NewSize(innerW, textH)
 
 	cs := v.copy.MinSize()
+	es := fyne.Size{}
+	if v.editable() {
+		es = v.edit.MinSize()
+	}
 	bottom := iy + g.bubbleSize.Height
-	if g.bubble.X-ix >= cs.Width+gap {
+	if g.bubble.X-ix >= cs.Width+es.Width+2*gap {
 		g.copy = fyne.NewPos(g.bubble.X-gap-cs.Width, bottom-cs.Height)
 	} else {
 		g.copy = fyne.NewPos(width-ix-cs.Width, bottom+2)
 		bottom += 2 + cs.Height
 	}
+	g.edit = fyne.NewPos(g.copy.X-gap/2-es.Width, g.copy.Y)
 	g.height = bottom + iy
 
 	v.g, v.laidW, v.valid = g, width, true
@@ -181,10 +195,17 @@ func (v *userView) layout(size fyne.Size) {
 	}
 	v.copy.Move(g.copy)
 	v.copy.Resize(v.copy.MinSize())
+	v.edit.Hidden = !v.editable()
+	v.edit.Move(g.edit)
+	v.edit.Resize(v.edit.MinSize())
 }
+
+// editable says whether the prompt can be edited and sent again: the chat
+// offers it when the window can branch the conversation.
+func (v *userView) editable() bool { return v.env != nil && v.env.editPrompt != nil }
 
 func (v *userView) objects() []fyne.CanvasObject {
 	objs := []fyne.CanvasObject{v.bubble}
 	objs = append(objs, v.thumbs...)
-	return append(objs, v.text, v.copy)
+	return append(objs, v.text, v.copy, v.edit)
 }

@@ -26,6 +26,9 @@ type chatEnv struct {
 	// expanded remembers which collapsible parts are open, by item ID and
 	// part, so the choice survives the view being recycled.
 	expanded map[string]bool
+	// editPrompt, if set, is called with a prompt the user wants to edit
+	// and send again.
+	editPrompt func(id, text string)
 }
 
 // repaintView lays out and repaints a view whose content changed. Views

@@ -372,3 +372,9 @@ func (r *chatContentRenderer) Destroy() {}
 
 // entryGap is the space between entries.
 func (cv *ChatView) entryGap() float32 { return cv.Theme().Size(theme.SizeNamePadding) }
+
+// SetOnEditPrompt offers Edit on the user's prompts: f gets the entry's ID
+// and its text. Set it before items are shown.
+func (cv *ChatView) SetOnEditPrompt(f func(id, text string)) {
+	cv.env.editPrompt = f
+}

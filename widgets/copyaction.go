@@ -19,6 +19,18 @@ type copyAction struct {
 	text    func() string
 	copied  bool
 	hovered bool
+	// onTap, label and icon make it another quiet action of the same look
+	// (Edit), which does not copy.
+	onTap func()
+	label string
+	icon  fyne.ThemeIconName
+}
+
+// newQuietAction is an action that looks like Copy.
+func newQuietAction(icon fyne.ThemeIconName, label string, tap func()) *copyAction {
+	b := &copyAction{onTap: tap, label: label, icon: icon}
+	b.ExtendBaseWidget(b)
+	return b
 }
 
 func newCopyAction(text func() string) *copyAction {
@@ -28,6 +40,10 @@ func newCopyAction(text func() string) *copyAction {
 }
 
 func (b *copyAction) Tapped(*fyne.PointEvent) {
+	if b.onTap != nil {
+		b.onTap()
+		return
+	}
 	if a := fyne.CurrentApp(); a != nil && b.text != nil {
 		a.Clipboard().SetContent(b.text())
 	}
@@ -92,6 +108,9 @@ func (r *copyActionRenderer) Refresh() {
 	th := r.b.Theme()
 	r.label.Text = "Copy"
 	iconName := theme.IconNameContentCopy
+	if r.b.onTap != nil {
+		r.label.Text, iconName = r.b.label, r.b.icon
+	}
 	if r.b.copied {
 		r.label.Text = "Copied"
 		iconName = theme.IconNameConfirm

@@ -53,6 +53,14 @@ type PromptEditor struct {
 	// OnCopy gets Ctrl+C when no text of the draft is selected: the
 	// transcript's selection is copied then. It reports whether it copied.
 	OnCopy func() bool
+
+	// history is the session's earlier prompts, oldest first, which Up
+	// in an empty editor brings back; recall is the one shown (an index
+	// in history, or -1) and recalled its text, so that an edit of it ends
+	// recalling.
+	history  []string
+	recall   int
+	recalled string
 	// RunOnUI hands the idle timer's work to the UI goroutine; nil means
 	// fyne.Do. The app's window tests swap in one that takes turns with
 	// the test.
@@ -78,7 +86,7 @@ var (
 
 // NewPromptEditor returns an empty editor.
 func NewPromptEditor() *PromptEditor {
-	e := &PromptEditor{}
+	e := &PromptEditor{recall: -1}
 	e.MultiLine = true
 	e.Wrapping = fyne.TextWrapWord
 	e.ExtendBaseWidget(e)
@@ -171,6 +179,10 @@ func (e *PromptEditor) typedKey(ev *fyne.KeyEvent) {
 	case fyne.KeyEscape:
 		if e.OnEscape != nil {
 			e.OnEscape()
+		}
+	case fyne.KeyUp, fyne.KeyDown:
+		if !e.recallStep(ev.Name == fyne.KeyUp) {
+			e.Entry.TypedKey(ev)
 		}
 	case fyne.KeyPageUp, fyne.KeyPageDown:
 		if e.OnScrollKey == nil || !e.OnScrollKey(ev.Name, mods) {
@@ -329,4 +341,44 @@ func modifierOf(k fyne.KeyName) fyne.KeyModifier {
 		return fyne.KeyModifierSuper
 	}
 	return 0
+}
+
+// SetHistory gives the editor the session's earlier prompts, oldest first,
+// for Up and Down to bring back.
+func (e *PromptEditor) SetHistory(prompts []string) {
+	e.history = prompts
+	if e.recall >= len(prompts) {
+		e.recall = -1
+	}
+}
+
+// recallStep shows the prompt before (older) or after the one recalled,
+// when the editor is empty or still shows a recalled prompt unchanged. It
+// reports whether it did; otherwise the arrow moves the cursor.
+func (e *PromptEditor) recallStep(older bool) bool {
+	recalling := e.recall >= 0 && e.Entry.Text == e.recalled
+	if !recalling && (e.Entry.Text != "" || !older) {
+		e.recall = -1
+		return false
+	}
+	next := len(e.history) - 1
+	if recalling {
+		next = e.recall - 1
+		if !older {
+			next = e.recall + 1
+		}
+	}
+	switch {
+	case next < 0:
+		return true // the oldest stays
+	case next >= len(e.history):
+		e.recall, e.recalled = -1, ""
+		e.SetText("")
+		return true
+	}
+	e.recall, e.recalled = next, e.history[next]
+	e.SetText(e.recalled)
+	e.CursorRow, e.CursorColumn = 0, 0
+	e.Refresh()
+	return true
 }

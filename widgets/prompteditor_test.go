@@ -1,6 +1,7 @@
 package widgets
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -228,5 +229,37 @@ func TestPromptEditorPassesScrollKeys(t *testing.T) {
 	test.Type(e, "abc")
 	if e.Text() != "abc" {
 		t.Fatalf("typing after the scroll keys gave %q", e.Text())
+	}
+}
+
+// Up in an empty editor brings back the session's prompts, newest first;
+// Down goes the other way and past the newest empties the editor; once the
+// recalled text is edited, the arrows move the cursor again.
+func TestPromptEditorRecallsEarlierPrompts(t *testing.T) {
+	newMDTestApp(t)
+	e := NewPromptEditor()
+	test.NewTempWindow(t, e)
+	e.SetHistory([]string{"first", "second", "third"})
+	up := &fyne.KeyEvent{Name: fyne.KeyUp}
+	down := &fyne.KeyEvent{Name: fyne.KeyDown}
+	var got []string
+	for _, k := range []*fyne.KeyEvent{up, up, up, up, down, down, down} {
+		e.TypedKey(k)
+		got = append(got, e.Text())
+	}
+	want := []string{"third", "second", "first", "first", "second", "third", ""}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("recalled %q, want %q", got, want)
+	}
+	e.TypedKey(up)
+	e.TypedRune('!')
+	e.TypedKey(up)
+	if e.Text() == "second" || !strings.Contains(e.Text(), "!") {
+		t.Fatalf("Up after an edit recalled instead of moving: %q", e.Text())
+	}
+	e.SetText("a draft")
+	e.TypedKey(up)
+	if e.Text() != "a draft" {
+		t.Fatalf("Up replaced a draft with %q", e.Text())
 	}
 }
