@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"knightcode.ai/desktop/rpcconn"
 	"knightcode.ai/desktop/widgets"
 )
 
@@ -96,4 +97,55 @@ func TestControllerExportOfInMemorySessionExplains(t *testing.T) {
 	c, s, _ := startController(t)
 	c.ExportHTML(filepath.Join(t.TempDir(), "x.html"), func(string) { t.Error("exported an in-memory session") })
 	eventually(t, "explanation", func() bool { return strings.Contains(lastItem(s).Text, "not saved to a file") })
+}
+
+// An edited prompt branches the conversation before the original and goes
+// as the new branch's first prompt; the old branch stays in the tree.
+func TestControllerSendsEditedPrompt(t *testing.T) {
+	c, s, _ := startController(t, "--session-dir", t.TempDir())
+	ctx := context.Background()
+	c.Send("first prompt", nil, false, nil)
+	eventually(t, "first reply", func() bool { v := s.View(nil); return len(v.Items) >= 2 && !v.Running })
+	c.Send("second prompt", nil, false, nil)
+	eventually(t, "second reply", func() bool { v := s.View(nil); return len(v.Items) >= 4 && !v.Running })
+
+	c.SendEdited(1, "second prompt", "second prompt, edited", nil, nil)
+	eventually(t, "the edited prompt answered", func() bool {
+		v := s.View(nil)
+		if v.Running || len(v.Items) != 4 {
+			return false
+		}
+		return v.Items[2].Kind == widgets.ChatUser && v.Items[2].Text == "second prompt, edited" && !v.Items[3].Streaming
+	})
+	// The agent's fork made a new session from the branch above the
+	// prompt; the old branch stays in the session it was in.
+	infos, _, err := c.Sessions(ctx, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := false
+	for _, in := range infos {
+		b, _ := os.ReadFile(in.Path)
+		if strings.Contains(string(b), `second prompt"`) && !strings.Contains(string(b), "second prompt, edited") {
+			kept = true
+		}
+	}
+	if len(infos) < 2 || !kept {
+		t.Fatalf("%d sessions; the original branch kept: %v", len(infos), kept)
+	}
+}
+
+func TestForkEntryMatchesByOrderThenText(t *testing.T) {
+	forks := []rpcconn.ForkMessage{{EntryID: "a", Text: "one"}, {EntryID: "b", Text: "two"}, {EntryID: "c", Text: "one"}}
+	for _, c := range []struct {
+		ord  int
+		text string
+		want string
+		ok   bool
+	}{{0, "one", "a", true}, {2, "one", "c", true}, {1, "one", "a", true}, {5, "two", "b", true}, {1, "three", "", false}} {
+		got, ok := forkEntry(forks, c.ord, c.text)
+		if got != c.want || ok != c.ok {
+			t.Errorf("forkEntry(%d, %q) = %q %v, want %q %v", c.ord, c.text, got, ok, c.want, c.ok)
+		}
+	}
 }
