@@ -38,6 +38,8 @@ type PromptBar struct {
 	streaming bool
 	// command is true while a !command runs: Stop shows, Enter still sends.
 	command bool
+	// note, when set, stands in place of the key hints.
+	note string
 }
 
 // NewPromptBar returns a bar in the idle state.
@@ -93,11 +95,24 @@ func (b *PromptBar) SetCommandRunning(running bool) {
 	b.showStop()
 }
 
+// SetNote shows a note in place of the key hints, until it is set empty:
+// for a state the keys mean something else in, such as editing an earlier
+// prompt.
+func (b *PromptBar) SetNote(note string) {
+	if b.note == note {
+		return
+	}
+	b.note = note
+	b.showStop()
+}
+
 // StopVisible reports whether the Stop button shows.
 func (b *PromptBar) StopVisible() bool { return b.stop.Visible() }
 
 func (b *PromptBar) showStop() {
 	switch {
+	case b.note != "":
+		b.hint.Text = b.note
 	case b.streaming:
 		b.hint.Text = promptHintStreaming
 	case b.command:
