@@ -81,7 +81,9 @@ func TestLineDiffHugeInputsStayBounded(t *testing.T) {
 		}
 		lines := strings.Split(d, "\n")
 		n := strings.Count(c.old, "\n")
-		row := func(i int) string { return strings.TrimSpace(lines[i][:1] + " " + strings.Join(strings.Fields(lines[i][1:]), " ")) }
+		row := func(i int) string {
+			return strings.TrimSpace(lines[i][:1] + " " + strings.Join(strings.Fields(lines[i][1:]), " "))
+		}
 		if len(lines) != 2*n+2 || row(0) != "1 same start" || row(1) != "- 2 old line 0" || row(n) != fmt.Sprintf("- %d old line %d", n+1, (n-1)%8000) ||
 			row(n+1) != "+ 2 new line 0" || row(len(lines)-1) != fmt.Sprintf("%d same end", n+2) {
 			t.Errorf("%s: %d lines: %q %q %q %q %q", c.name, len(lines), row(0), row(1), row(n), row(n+1), row(len(lines)-1))
