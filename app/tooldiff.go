@@ -19,7 +19,7 @@ const cardDiffMaxRows = 2000
 
 // Notes under which the sidebar shows a diff that is not the agent's own.
 const (
-	noteComputedDiff = "from the call's arguments · lines numbered within each edit"
+	noteComputedDiff = "from the arguments, lines counted per edit"
 	noteWriteContent = "the file's new content"
 )
 
