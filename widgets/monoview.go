@@ -21,6 +21,9 @@ type monoDoc struct {
 	// turns it off, scrolling back to the end turns it on.
 	follow bool
 	offset fyne.Position
+	// toTop asks the view to show the start of the text at the next
+	// change, once.
+	toTop bool
 
 	// diff, when set, makes the lines the rows of a diff: marks[i] is
 	// line i's kind and number, drawn in a gutter before its text, and
@@ -67,6 +70,7 @@ func (d *monoDoc) setPlain() {
 	if d.diff != nil {
 		d.diff = nil
 		d.lines.reset()
+		d.follow = true
 	}
 }
 
@@ -119,6 +123,10 @@ func (v *monoView) setDoc(doc *monoDoc) {
 		return
 	}
 	v.doc = doc
+	if doc.toTop {
+		doc.toTop = false
+		doc.offset = fyne.Position{}
+	}
 	for _, r := range v.rows {
 		v.recycle(r)
 	}
@@ -141,6 +149,10 @@ func (v *monoView) changed() {
 	if s == nil {
 		v.Refresh()
 		return
+	}
+	if v.doc.toTop {
+		v.doc.toTop = false
+		s.Offset, v.doc.offset = fyne.Position{}, fyne.Position{}
 	}
 	s.Refresh()
 	if v.doc.follow {

@@ -78,6 +78,11 @@ func (st *cardState) touch() {
 		if st.doc.diff == nil || st.diffShown != st.card.Diff {
 			st.doc.setDiff(st.card.Diff)
 			st.diffShown = st.card.Diff
+			// A diff the model is still writing follows its end; a
+			// finished one reads from the top.
+			if st.card.Status != ToolPending {
+				st.doc.follow, st.doc.toTop = false, true
+			}
 		}
 	default:
 		st.doc.setPlain()

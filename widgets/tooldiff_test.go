@@ -247,6 +247,9 @@ func TestToolSidebarDiffVirtualizes(t *testing.T) {
 	if n := len(v.mono.rows); n == 0 || n > cardDiffRows+1 {
 		t.Fatalf("%d rows drawn for a 1999-row diff", n)
 	}
+	if v.scroll.Offset.Y != 0 || v.mono.rows[0].n != 0 {
+		t.Fatalf("a finished diff opened at %v (row %d), not at its start", v.scroll.Offset.Y, v.mono.rows[0].n)
+	}
 	texts, rects := 0, 0
 	for _, o := range v.mono.objects {
 		switch o.(type) {
