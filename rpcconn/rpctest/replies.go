@@ -51,7 +51,8 @@ func planReply(in replyInput, m *model) plan {
 	if len(in.outcomes) == 0 && !sc.toolsDone && len(sc.tools) > 0 {
 		sc.toolsDone = true
 		for _, t := range sc.tools {
-			call := &toolCallContent{Type: "toolCall", ID: "call_" + newID(), Name: t.name, Arguments: toolArgs(t)}
+			call := &toolCallContent{Type: "toolCall", ID: "call_" + newID(), Name: t.name, Arguments: toolArgs(t),
+				noDiff: t.name == "edit" && strings.HasSuffix(t.arg, ":nodiff")}
 			p.blocks = append(p.blocks, block{kind: "toolCall", call: call, deltas: splitRunes(string(mustJSON(call.Arguments)), 3)})
 		}
 		p.stopReason = "toolUse"
