@@ -37,6 +37,22 @@ func argsSummaryOf(tool string, raw []byte, m map[string]any) string {
 	return oneLine(string(raw), 120)
 }
 
+// streamingSummary is argsSummary of a call's arguments as far as they
+// have streamed: what is known of its command or path, never the JSON
+// text cut short, nor the file content or edits that come before the
+// path (the JSON's keys may be in any order).
+func streamingSummary(tool string, raw []byte, args map[string]any) string {
+	if args == nil {
+		return ""
+	}
+	for _, key := range []string{"command", "path", "file_path", "pattern", "query", "url"} {
+		if v, ok := args[key].(string); ok && v != "" {
+			return oneLine(v, 120)
+		}
+	}
+	return oneLine(callCommand(tool, raw, args), 120)
+}
+
 // oneLine flattens s to a single line of at most max runes.
 func oneLine(s string, max int) string {
 	s = strings.Join(strings.Fields(s), " ")

@@ -208,3 +208,21 @@ func jsonQuote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+// TestStreamingSummary: a call being written is summed up by what is known
+// of its command or path, never by its JSON cut short.
+func TestStreamingSummary(t *testing.T) {
+	for _, c := range []struct{ tool, raw, want string }{
+		{"write", `{"content":"# Zebra notes\n\n- str`, ""},
+		{"write", `{"content":"# Zebra notes\n","path":"notes/ze`, "notes/ze"},
+		{"edit", `{"edits":[{"newText":"func`, ""},
+		{"bash", `{"command":"go test ./... -run Te`, "go test ./... -run Te"},
+		{"grep", `{"limit":20,"glob":"*.go"`, `{"glob":"*.go","limit":20}`},
+		{"bash", `{"comm`, ""},
+	} {
+		raw := []byte(c.raw)
+		if got := streamingSummary(c.tool, raw, callArgs(raw, true)); got != c.want {
+			t.Errorf("%s %s: %q, want %q", c.tool, c.raw, got, c.want)
+		}
+	}
+}

@@ -135,7 +135,8 @@ func (s *Session) liveItem(it widgets.ChatItem) widgets.ChatItem {
 	it.Blocks = assistantBlocks(m.Content, s.toolStatus)
 	for i, c := range m.Content {
 		if c.Type == rpcconn.ContentToolCall && it.Blocks[i].ArgsSummary == "" {
-			it.Blocks[i].ArgsSummary = oneLine(s.live.PartialArguments(i), 120)
+			raw := []byte(s.live.PartialArguments(i))
+			it.Blocks[i].ArgsSummary = streamingSummary(c.Name, raw, callArgs(raw, true))
 		}
 	}
 	it.Revision += s.live.Version() << 20
@@ -204,7 +205,7 @@ func (s *Session) pendingCard(id string, m *toolMeta) widgets.ToolCard {
 		turn = 0
 	}
 	c := widgets.ToolCard{ID: id, Revision: m.rev, Name: m.callName, Status: s.toolStatus(id), Turn: turn,
-		ArgsSummary: argsSummaryOf(m.callName, raw, args)}
+		ArgsSummary: streamingSummary(m.callName, raw, args)}
 	c.Command = callCommand(m.callName, raw, args)
 	cardDiff(&c, m.callName, args, rpcconn.ToolResult{}, false)
 	return c

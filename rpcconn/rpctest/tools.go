@@ -44,10 +44,10 @@ func toolArgs(t toolSpec) map[string]any {
 const (
 	fakeEditOld  = "func stripes() int {\n\treturn 3\n}\n"
 	fakeEditNew  = "func stripes() int {\n\t// counted again\n\treturn 4\n}\n"
-	fakeEditDiff = "   ...\n" +
-		" 8 \n" +
-		" 9 // stripes is how many stripes a zebra has here.\n" +
-		"10 func stripes() int {\n" +
+	fakeEditDiff = "    ...\n" +
+		"  8 \n" +
+		"  9 // stripes is how many stripes a zebra has here.\n" +
+		" 10 func stripes() int {\n" +
 		"-11 \treturn 3\n" +
 		"+11 \t// counted again\n" +
 		"+12 \treturn 4\n" +
