@@ -38,10 +38,10 @@ type markers struct {
 	hasBash  bool
 	// tool and toolArgs are a [[tool:NAME:JSON]] call.
 	tool, toolArgs string
-	long     int
-	slow     time.Duration
-	status   int
-	length   bool
+	long           int
+	slow           time.Duration
+	status         int
+	length         bool
 }
 
 func parseMarkers(text string) markers {
