@@ -30,8 +30,10 @@ const (
 	// one added (after their common start and end).
 	diffMaxLines = 20000
 	// diffMaxWork bounds the steps of the diff search; past it, the same
-	// fallback.
-	diffMaxWork = 4_000_000
+	// fallback. A card's diff is computed on the UI goroutine, once a frame
+	// while the call streams: this keeps the worst case near 10 ms (two
+	// thousand lines, every tenth changed, take a few ms).
+	diffMaxWork = 100_000
 )
 
 // normalizeLF turns CRLF and lone CR into LF, as the agent does before
@@ -116,12 +118,22 @@ func diffParts(oldT, newT []string) []diffPart {
 	oldLen, newLen := len(o), len(n)
 	work := 0
 
+	// Components come from slabs: one allocation per thousand steps
+	// rather than one per step.
+	var slab []diffComponent
+	comp := func(c diffComponent) *diffComponent {
+		if len(slab) == cap(slab) {
+			slab = make([]diffComponent, 0, 1024)
+		}
+		slab = append(slab, c)
+		return &slab[len(slab)-1]
+	}
 	addTo := func(p diffPath, added, removed bool, oldInc int) diffPath {
 		last := p.last
 		if last != nil && last.added == added && last.removed == removed {
-			return diffPath{oldPos: p.oldPos + oldInc, last: &diffComponent{count: last.count + 1, added: added, removed: removed, prev: last.prev}}
+			return diffPath{oldPos: p.oldPos + oldInc, last: comp(diffComponent{count: last.count + 1, added: added, removed: removed, prev: last.prev})}
 		}
-		return diffPath{oldPos: p.oldPos + oldInc, last: &diffComponent{count: 1, added: added, removed: removed, prev: last}}
+		return diffPath{oldPos: p.oldPos + oldInc, last: comp(diffComponent{count: 1, added: added, removed: removed, prev: last})}
 	}
 	extractCommon := func(p *diffPath, diagonal int) int {
 		oldPos := p.oldPos
@@ -134,7 +146,7 @@ func diffParts(oldT, newT []string) []diffPart {
 		}
 		work += common + 1
 		if common > 0 {
-			p.last = &diffComponent{count: common, prev: p.last}
+			p.last = comp(diffComponent{count: common, prev: p.last})
 		}
 		p.oldPos = oldPos
 		return newPos

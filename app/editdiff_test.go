@@ -76,7 +76,7 @@ func TestLineDiffHugeInputsStayBounded(t *testing.T) {
 	} {
 		start := time.Now()
 		d := lineDiff("same start\n"+c.old+"same end\n", "same start\n"+c.new+"same end\n")
-		if el := time.Since(start); el > 3*time.Second {
+		if el := time.Since(start); el > time.Second { // about 10 ms here
 			t.Errorf("%s: took %v", c.name, el)
 		}
 		lines := strings.Split(d, "\n")
