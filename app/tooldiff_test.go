@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"knightcode.ai/desktop/rpcconn"
 	"knightcode.ai/desktop/widgets"
 )
 
@@ -224,5 +225,21 @@ func TestStreamingSummary(t *testing.T) {
 		if got := streamingSummary(c.tool, raw, callArgs(raw, true)); got != c.want {
 			t.Errorf("%s %s: %q, want %q", c.tool, c.raw, got, c.want)
 		}
+	}
+}
+
+// TestHistoryEditShowsAgentsDiff: a stored session's edit keeps the diff
+// its stored result carries.
+func TestHistoryEditShowsAgentsDiff(t *testing.T) {
+	s := NewSession()
+	s.LoadHistory([]rpcconn.Message{
+		{Role: "user", Content: rpcconn.Content{{Type: "text", Text: "paint it"}}},
+		{Role: "assistant", Content: rpcconn.Content{{Type: "toolCall", ID: "e1", Name: "edit", Arguments: []byte(editCall)}}, StopReason: "toolUse"},
+		{Role: "toolResult", ToolCallID: "e1", ToolName: "edit", Content: rpcconn.Content{{Type: "text", Text: "Successfully replaced 1 block(s) in zebra.txt."}},
+			Details: []byte(`{"diff":" 4 stripes\n-5 black\n+5 white","firstChangedLine":5}`)},
+	})
+	c := s.View(nil).Cards[0]
+	if c.Diff != " 4 stripes\n-5 black\n+5 white" || c.DiffNote != "" || c.Command != "zebra.txt" {
+		t.Fatalf("history edit card %+v", c)
 	}
 }
