@@ -22,14 +22,35 @@ func argsSummary(tool string, args json.RawMessage) string {
 		return ""
 	}
 	var m map[string]any
-	if json.Unmarshal(args, &m) == nil {
-		for _, key := range []string{"command", "path", "file_path", "pattern", "query", "url"} {
-			if v, ok := m[key].(string); ok && v != "" {
-				return oneLine(v, 120)
-			}
+	_ = json.Unmarshal(args, &m)
+	return argsSummaryOf(tool, args, m)
+}
+
+// argsSummaryOf is argsSummary of arguments already decoded (m, nil when
+// they are not an object) from raw.
+func argsSummaryOf(tool string, raw []byte, m map[string]any) string {
+	for _, key := range []string{"command", "path", "file_path", "pattern", "query", "url"} {
+		if v, ok := m[key].(string); ok && v != "" {
+			return oneLine(v, 120)
 		}
 	}
-	return oneLine(string(args), 120)
+	return oneLine(string(raw), 120)
+}
+
+// streamingSummary is argsSummary of a call's arguments as far as they
+// have streamed: what is known of its command or path, never the JSON
+// text cut short, nor the file content or edits that come before the
+// path (the JSON's keys may be in any order).
+func streamingSummary(tool string, raw []byte, args map[string]any) string {
+	if args == nil {
+		return ""
+	}
+	for _, key := range []string{"command", "path", "file_path", "pattern", "query", "url"} {
+		if v, ok := args[key].(string); ok && v != "" {
+			return oneLine(v, 120)
+		}
+	}
+	return oneLine(callCommand(tool, raw, args), 120)
 }
 
 // oneLine flattens s to a single line of at most max runes.

@@ -285,6 +285,7 @@ func (s *Session) resetHistory(n, capacity int) (base int) {
 	s.tools = rpcconn.ToolTracker{}
 	s.toolMeta = map[string]*toolMeta{}
 	s.toolOrder = nil
+	s.liveCalls = nil
 	s.turn = 0
 	s.turnsPending = false
 	s.histGen++
@@ -406,7 +407,7 @@ func (s *Session) historyTool(call rpcconn.ContentBlock, calledAt int64, result 
 	m := s.meta(call.ID)
 	m.turn = s.turn
 	m.history = true
-	s.toolOrder = append(s.toolOrder, call.ID)
+	s.list(call.ID, m)
 	if result != nil {
 		s.historyResult(call.ID, calledAt, result)
 	}

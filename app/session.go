@@ -59,6 +59,9 @@ type Session struct {
 	toolMeta  map[string]*toolMeta
 	toolOrder []string
 	toolsRev  uint64
+	// liveCalls are the tool calls of the reply being streamed, by
+	// content index: their cards show before they run.
+	liveCalls map[int]string
 	turn      int
 	// turnsPending: the history's older part is still being converted, so
 	// turn numbers count from the shown part and are not shown yet.
@@ -118,6 +121,15 @@ type toolMeta struct {
 	card widgets.ToolCard
 	// history marks a call that came with a stored session.
 	history bool
+	// listed says the call is in toolOrder: from its first streamed
+	// delta, or from its run's start.
+	listed bool
+	// A call not run yet: its name, its content index in the reply
+	// while the reply streams (-1 after), and its arguments once the
+	// reply ended.
+	callName    string
+	streamIndex int
+	callArgs    []byte
 }
 
 // NewSession returns an empty session.
@@ -178,9 +190,13 @@ func (s *Session) Apply(ev rpcconn.Event) Effects {
 	case *rpcconn.MessageStart:
 		s.messageStart(e.Message)
 	case *rpcconn.MessageUpdate:
-		if s.live.Apply(e) && e.Usage != nil {
+		changed := s.live.Apply(e)
+		if changed && e.Usage != nil {
 			u := *e.Usage
 			s.liveUsage = &u
+		}
+		if changed {
+			s.streamedCall(&e.Delta)
 		}
 	case *rpcconn.MessageEnd:
 		s.messageEnd(e)
@@ -252,6 +268,12 @@ func (s *Session) messageEnd(e *rpcconn.MessageEnd) {
 		return
 	}
 	s.live.Apply(e)
+	switch e.Message.StopReason {
+	case rpcconn.StopReasonError, rpcconn.StopReasonAborted:
+		s.endLiveCalls(&e.Message, false)
+	default:
+		s.endLiveCalls(&e.Message, true)
+	}
 	i := s.liveIndex
 	s.liveIndex = -1
 	if i < 0 {
@@ -292,7 +314,7 @@ func (s *Session) linkToolChips(i int, content rpcconn.Content) {
 func (s *Session) meta(id string) *toolMeta {
 	m := s.toolMeta[id]
 	if m == nil {
-		m = &toolMeta{itemIndex: -1, turn: s.turn}
+		m = &toolMeta{itemIndex: -1, turn: s.turn, streamIndex: -1}
 		s.toolMeta[id] = m
 	}
 	return m
@@ -320,19 +342,112 @@ func (s *Session) toolEvent(ev rpcconn.Event) {
 		return
 	}
 	m := s.meta(r.ToolCallID)
-	if m.started.IsZero() {
+	first := m.started.IsZero()
+	if first {
 		m.started = s.now()
 		m.turn = s.turn
-		s.toolOrder = append(s.toolOrder, r.ToolCallID)
 	}
+	s.list(r.ToolCallID, m)
 	if r.Done && m.ended.IsZero() {
 		m.ended = s.now()
 	}
 	m.rev++
 	s.toolsRev++
-	if r.Done || m.rev == 1 {
+	if r.Done || first {
 		s.refreshChip(r.ToolCallID)
 	}
+}
+
+// list puts a call's card in the sidebar.
+func (s *Session) list(id string, m *toolMeta) {
+	if !m.listed {
+		m.listed = true
+		s.toolOrder = append(s.toolOrder, id)
+	}
+}
+
+// unlist takes away the card of a call that will not run.
+func (s *Session) unlist(id string) {
+	m := s.toolMeta[id]
+	if m == nil || !m.listed || s.tools.Get(id) != nil {
+		return
+	}
+	m.listed = false
+	for i := len(s.toolOrder) - 1; i >= 0; i-- {
+		if s.toolOrder[i] == id {
+			s.toolOrder = append(s.toolOrder[:i], s.toolOrder[i+1:]...)
+			break
+		}
+	}
+	s.toolsRev++
+}
+
+// streamedCall follows a tool call the reply streams: its card is listed
+// at toolcall_start and changes with each delta, so that an edit shows its
+// diff while the model still writes it.
+func (s *Session) streamedCall(d *rpcconn.AssistantDelta) {
+	var id string
+	switch d.Type {
+	case rpcconn.DeltaToolCallStart:
+		if d.ID == "" {
+			return
+		}
+		id = d.ID
+		if s.liveCalls == nil {
+			s.liveCalls = map[int]string{}
+		}
+		s.liveCalls[d.ContentIndex] = id
+		m := s.meta(id)
+		m.callName, m.streamIndex = d.ToolName, d.ContentIndex
+		m.turn = s.turn
+		s.list(id, m)
+	case rpcconn.DeltaToolCallDelta, rpcconn.DeltaToolCallEnd:
+		id = s.liveCalls[d.ContentIndex]
+	default:
+		return
+	}
+	m := s.toolMeta[id]
+	if m == nil || s.tools.Get(id) != nil {
+		return
+	}
+	if d.Type == rpcconn.DeltaToolCallEnd && d.ToolCall != nil {
+		m.callArgs = d.ToolCall.Arguments
+		if d.ToolCall.Name != "" {
+			m.callName = d.ToolCall.Name
+		}
+	}
+	m.rev++
+	s.toolsRev++
+}
+
+// endLiveCalls settles the calls of a reply that ended: the message has
+// their whole arguments. A reply that failed or was stopped runs none of
+// them, so their cards go.
+func (s *Session) endLiveCalls(msg *rpcconn.Message, runs bool) {
+	for _, id := range s.liveCalls {
+		m := s.toolMeta[id]
+		if m == nil {
+			continue
+		}
+		m.streamIndex = -1
+		m.rev++
+		s.toolsRev++
+		found := false
+		if msg != nil {
+			for _, c := range msg.Content {
+				if c.Type == rpcconn.ContentToolCall && c.ID == id {
+					m.callArgs, found = c.Arguments, true
+					if c.Name != "" {
+						m.callName = c.Name
+					}
+				}
+			}
+		}
+		if !runs || !found {
+			s.unlist(id)
+		}
+	}
+	s.liveCalls = nil
 }
 
 // refreshChip gives a tool call's chip in the transcript its run's status.
@@ -426,6 +541,10 @@ func (s *Session) exited(e *rpcconn.Exit) {
 	s.conn = ConnExited
 	s.steering, s.followUp = nil, nil
 	s.liveUsage = nil
+	s.endLiveCalls(nil, false)
+	for _, id := range append([]string(nil), s.toolOrder...) {
+		s.unlist(id) // calls that had not started will not
+	}
 	if i := s.liveIndex; i >= 0 {
 		s.liveIndex = -1
 		m := s.live.Message()

@@ -115,7 +115,7 @@ func TestToolRunsFeedCardsAndChips(t *testing.T) {
 	))
 	v := s.View(nil)
 	chip := v.Items[1].Blocks[0]
-	if chip.Kind != widgets.BlockToolCall || chip.ToolName != "bash" || chip.ToolStatus != widgets.ToolPending || chip.ArgsSummary != `{"command":"seq` {
+	if chip.Kind != widgets.BlockToolCall || chip.ToolName != "bash" || chip.ToolStatus != widgets.ToolPending || chip.ArgsSummary != "seq" {
 		t.Fatalf("chip while the call streams: %+v", chip)
 	}
 	apply(s, decode(t,

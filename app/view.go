@@ -135,7 +135,8 @@ func (s *Session) liveItem(it widgets.ChatItem) widgets.ChatItem {
 	it.Blocks = assistantBlocks(m.Content, s.toolStatus)
 	for i, c := range m.Content {
 		if c.Type == rpcconn.ContentToolCall && it.Blocks[i].ArgsSummary == "" {
-			it.Blocks[i].ArgsSummary = oneLine(s.live.PartialArguments(i), 120)
+			raw := []byte(s.live.PartialArguments(i))
+			it.Blocks[i].ArgsSummary = streamingSummary(c.Name, raw, callArgs(raw, true))
 		}
 	}
 	it.Revision += s.live.Version() << 20
@@ -147,13 +148,17 @@ func (s *Session) cards() []widgets.ToolCard {
 	cards := make([]widgets.ToolCard, 0, len(s.toolOrder))
 	for _, id := range s.toolOrder {
 		r, m := s.tools.Get(id), s.toolMeta[id]
-		if r == nil || m == nil {
+		if m == nil {
 			continue
 		}
 		// A long session has thousands of finished tools; only the ones
 		// that changed are converted again.
 		if m.card.ID == "" || m.card.Revision != m.rev {
-			m.card = s.card(r, m)
+			if r == nil {
+				m.card = s.pendingCard(id, m)
+			} else {
+				m.card = s.card(r, m)
+			}
 		}
 		cards = append(cards, m.card)
 	}
@@ -176,11 +181,34 @@ func (s *Session) card(r *rpcconn.ToolRun, m *toolMeta) widgets.ToolCard {
 	if s.turnsPending {
 		turn = 0 // no label rather than a wrong one
 	}
-	return widgets.ToolCard{
+	c := widgets.ToolCard{
 		ID: r.ToolCallID, Revision: m.rev, Name: r.ToolName, ArgsSummary: argsSummary(r.ToolName, r.Args),
 		Status: status, Started: m.started, Ended: m.ended, Output: out, OutputDropped: dropped,
 		FullOutputPath: r.Output.FullOutputPath(), Turn: turn,
 	}
+	args := callArgs(r.Args, false)
+	c.Command = callCommand(r.ToolName, r.Args, args)
+	cardDiff(&c, r.ToolName, args, r.Output, status == widgets.ToolFailed)
+	return c
+}
+
+// pendingCard is the card of a call the model is still writing, or that has
+// not started: its arguments as far as they streamed.
+func (s *Session) pendingCard(id string, m *toolMeta) widgets.ToolCard {
+	raw, partial := m.callArgs, false
+	if m.streamIndex >= 0 && s.live.Streaming() {
+		raw, partial = []byte(s.live.PartialArguments(m.streamIndex)), true
+	}
+	args := callArgs(raw, partial)
+	turn := m.turn
+	if s.turnsPending {
+		turn = 0
+	}
+	c := widgets.ToolCard{ID: id, Revision: m.rev, Name: m.callName, Status: s.toolStatus(id), Turn: turn,
+		ArgsSummary: streamingSummary(m.callName, raw, args)}
+	c.Command = callCommand(m.callName, raw, args)
+	cardDiff(&c, m.callName, args, rpcconn.ToolResult{}, false)
+	return c
 }
 
 func (s *Session) status() widgets.Status {

@@ -140,6 +140,24 @@ type ToolCard struct {
 	FullOutputPath string
 	// Turn numbers the agent turn the call belongs to.
 	Turn int
+
+	// Command is the whole call, shown in the expanded card's header and
+	// copied from there: a bash command, a file tool's path, else the
+	// arguments.
+	Command string
+	// Diff is what an edit or a write changes, shown instead of the
+	// output, in the agent's details.diff format: one row per line,
+	// "+N text" added, "-N text" removed, " N text" unchanged (N a line
+	// number, padded), and a row of "..." for unchanged lines left out.
+	// Empty for other tools and failed calls.
+	Diff string
+	// DiffContent says Diff is a file's whole content (unchanged rows
+	// only); copying it copies the text without line numbers.
+	DiffContent bool
+	// DiffNote says where a diff that is not the agent's own comes from.
+	DiffNote string
+	// DiffDropped counts the rows after Diff left out for size.
+	DiffDropped int
 }
 
 // ModelChoice is an entry of the model picker.

@@ -3,6 +3,7 @@ package widgets
 import (
 	"image/color"
 	"math"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -20,10 +21,57 @@ type monoDoc struct {
 	// turns it off, scrolling back to the end turns it on.
 	follow bool
 	offset fyne.Position
+	// toTop asks the view to show the start of the text at the next
+	// change, once.
+	toTop bool
+
+	// diff, when set, makes the lines the rows of a diff: marks[i] is
+	// line i's kind and number, drawn in a gutter before its text, and
+	// added and removed rows are tinted.
+	diff *diffDoc
+}
+
+// diffDoc is the gutter of a monoDoc showing a diff.
+type diffDoc struct {
+	marks []diffMark
+	// numWidth is the widest line number, in cells.
+	numWidth int
+}
+
+// gutterCells is the width of the gutter: number, a space, the sign and
+// a space.
+func (d *diffDoc) gutterCells() int { return d.numWidth + 3 }
+
+func (d *diffDoc) mark(n int) diffMark {
+	if n >= 0 && n < len(d.marks) {
+		return d.marks[n]
+	}
+	return diffMark{}
 }
 
 func newMonoDoc() *monoDoc {
 	return &monoDoc{lines: newMonoLines(), follow: true}
+}
+
+// setDiff makes the document show a diff in the agent's format.
+func (d *monoDoc) setDiff(diff string) {
+	marks, texts := diffRows(diff)
+	dd := &diffDoc{marks: marks}
+	for _, m := range marks {
+		dd.numWidth = max(dd.numWidth, len(m.num))
+	}
+	d.diff = dd
+	// Every row ends in a newline, so an empty last row is a row too.
+	d.lines.setText(strings.Join(texts, "\n") + "\n")
+}
+
+// setPlain makes the document plain text again, emptied.
+func (d *monoDoc) setPlain() {
+	if d.diff != nil {
+		d.diff = nil
+		d.lines.reset()
+		d.follow = true
+	}
 }
 
 // monoView draws a monoDoc in a monospace font with one canvas.Text per
@@ -45,7 +93,10 @@ type monoView struct {
 	size    float32
 	rows    []monoRow
 	spare   []*canvas.Text
+	spareBg []*canvas.Rectangle
 	objects []fyne.CanvasObject
+	// Diff colours: signs and numbers, and the tints of changed rows.
+	dim, addFg, delFg, addBg, delBg color.Color
 
 	// textSets counts how often a row's text was set; tests use it to show
 	// that an append sets only the new lines.
@@ -55,6 +106,9 @@ type monoView struct {
 type monoRow struct {
 	n    int
 	text *canvas.Text
+	// For a diff: the gutter, and the tint of a changed row.
+	gutter *canvas.Text
+	bg     *canvas.Rectangle
 }
 
 func newMonoView(doc *monoDoc) *monoView {
@@ -69,8 +123,12 @@ func (v *monoView) setDoc(doc *monoDoc) {
 		return
 	}
 	v.doc = doc
+	if doc.toTop {
+		doc.toTop = false
+		doc.offset = fyne.Position{}
+	}
 	for _, r := range v.rows {
-		v.spare = append(v.spare, r.text)
+		v.recycle(r)
 	}
 	v.rows = v.rows[:0]
 	v.objects = v.objects[:0]
@@ -92,6 +150,10 @@ func (v *monoView) changed() {
 		v.Refresh()
 		return
 	}
+	if v.doc.toTop {
+		v.doc.toTop = false
+		s.Offset, v.doc.offset = fyne.Position{}, fyne.Position{}
+	}
 	s.Refresh()
 	if v.doc.follow {
 		s.ScrollToBottom()
@@ -112,8 +174,12 @@ func (v *monoView) updateMetrics() {
 	// Horizontal padding only: the owner pads above and below, outside the
 	// scroll, so that the first visible line is never cut in half.
 	v.pad = th.Size(theme.SizeNameInnerPadding) / 2
-	v.fg = th.Color(v.colorName, fyne.CurrentApp().Settings().ThemeVariant())
+	vr := fyne.CurrentApp().Settings().ThemeVariant()
+	v.fg = th.Color(v.colorName, vr)
 	v.size = th.Size(v.textSize)
+	v.dim = th.Color(theme.ColorNamePlaceHolder, vr)
+	v.addFg, v.delFg = th.Color(theme.ColorNameSuccess, vr), th.Color(theme.ColorNameError, vr)
+	v.addBg, v.delBg = withAlpha(v.addFg, 0x30), withAlpha(v.delFg, 0x30)
 }
 
 // monoLineHeight is the height of a line of monospace text at the theme
@@ -128,7 +194,11 @@ func monoLineHeight(th fyne.Theme, size fyne.ThemeSizeName) float32 {
 // contentSize is the size of all kept lines, drawn or not.
 func (v *monoView) contentSize() fyne.Size {
 	l := v.doc.lines
-	return fyne.NewSize(float32(l.cols)*v.cell.Width+2*v.pad, float32(l.count())*v.cell.Height)
+	cols := l.cols
+	if d := v.doc.diff; d != nil {
+		cols += d.gutterCells()
+	}
+	return fyne.NewSize(float32(cols)*v.cell.Width+2*v.pad, float32(l.count())*v.cell.Height)
 }
 
 // syncRows makes the text objects match the visible lines.
@@ -147,7 +217,7 @@ func (v *monoView) syncRows() {
 		if r.n >= from && r.n < to {
 			kept = append(kept, r)
 		} else {
-			v.spare = append(v.spare, r.text)
+			v.recycle(r)
 		}
 	}
 	v.rows = kept
@@ -159,17 +229,111 @@ func (v *monoView) syncRows() {
 	}
 
 	v.objects = v.objects[:0]
+	d := v.doc.diff
+	x := v.pad
+	if d != nil {
+		x += float32(d.gutterCells()) * v.cell.Width
+		v.diffRows(d)
+	}
 	for _, r := range v.rows {
 		t := r.text
-		if s := l.line(r.n); t.Text != s || t.Color != v.fg || t.TextSize != v.size {
-			t.Text, t.Color, t.TextSize = s, v.fg, v.size
+		fg := v.fg
+		if d != nil && d.mark(r.n).kind == diffSkip {
+			fg = v.dim
+		}
+		if s := l.line(r.n); t.Text != s || t.Color != fg || t.TextSize != v.size {
+			t.Text, t.Color, t.TextSize = s, fg, v.size
 			v.textSets++
 			t.Refresh()
 		}
-		t.Move(fyne.NewPos(v.pad, float32(r.n-l.first())*v.cell.Height))
+		t.Move(fyne.NewPos(x, float32(r.n-l.first())*v.cell.Height))
 		t.Resize(fyne.NewSize(float32(cellWidth(t.Text))*v.cell.Width, v.cell.Height))
 		v.objects = append(v.objects, t)
 	}
+}
+
+// diffRows gives the visible rows of a diff their tints (behind
+// everything) and gutters.
+func (v *monoView) diffRows(d *diffDoc) {
+	width := max(v.Size().Width, v.contentSize().Width)
+	for i := range v.rows {
+		r := &v.rows[i]
+		m := d.mark(r.n)
+		y := float32(r.n-v.doc.lines.first()) * v.cell.Height
+		var tint color.Color
+		switch m.kind {
+		case diffAdded:
+			tint = v.addBg
+		case diffRemoved:
+			tint = v.delBg
+		}
+		if tint == nil {
+			if r.bg != nil {
+				v.spareBg = append(v.spareBg, r.bg)
+				r.bg = nil
+			}
+		} else {
+			if r.bg == nil {
+				r.bg = v.takeRect()
+			}
+			if r.bg.FillColor != tint {
+				r.bg.FillColor = tint
+				r.bg.Refresh()
+			}
+			r.bg.Move(fyne.NewPos(0, y))
+			r.bg.Resize(fyne.NewSize(width, v.cell.Height))
+			v.objects = append(v.objects, r.bg)
+		}
+	}
+	for i := range v.rows {
+		r := &v.rows[i]
+		m := d.mark(r.n)
+		if m.kind == diffSkip {
+			if r.gutter != nil {
+				v.spare = append(v.spare, r.gutter)
+				r.gutter = nil
+			}
+			continue
+		}
+		if r.gutter == nil {
+			r.gutter = v.takeText()
+		}
+		sign, fg := byte(' '), v.dim
+		switch m.kind {
+		case diffAdded:
+			sign, fg = '+', v.addFg
+		case diffRemoved:
+			sign, fg = '-', v.delFg
+		}
+		g := strings.Repeat(" ", d.numWidth-len(m.num)) + m.num + " " + string(sign)
+		if t := r.gutter; t.Text != g || t.Color != fg || t.TextSize != v.size {
+			t.Text, t.Color, t.TextSize = g, fg, v.size
+			t.Refresh()
+		}
+		r.gutter.Move(fyne.NewPos(v.pad, float32(r.n-v.doc.lines.first())*v.cell.Height))
+		r.gutter.Resize(fyne.NewSize(float32(len(g))*v.cell.Width, v.cell.Height))
+		v.objects = append(v.objects, r.gutter)
+	}
+}
+
+// recycle keeps a row's objects for rows coming into view.
+func (v *monoView) recycle(r monoRow) {
+	v.spare = append(v.spare, r.text)
+	if r.gutter != nil {
+		v.spare = append(v.spare, r.gutter)
+	}
+	if r.bg != nil {
+		v.spareBg = append(v.spareBg, r.bg)
+	}
+}
+
+func (v *monoView) takeRect() *canvas.Rectangle {
+	if k := len(v.spareBg); k > 0 {
+		r := v.spareBg[k-1]
+		v.spareBg = v.spareBg[:k-1]
+		return r
+	}
+	return canvas.NewRectangle(nil)
 }
 
 func (v *monoView) hasRow(n, upTo int) bool {

@@ -6,6 +6,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
@@ -21,10 +22,13 @@ type toolCardView struct {
 	draws int    // times update ran; tests check unchanged cards are skipped
 	icons cardIcons
 	m     cardMetrics
-	// linesVer is the output version the monoView last showed.
-	linesVer uint64
+	// linesVer is the output version the monoView last showed; cmdVer the
+	// command's.
+	linesVer, cmdVer uint64
 
-	nameFit, argsFit fittedText
+	nameFit, argsFit, noteFit fittedText
+	// diffNoteText is the caption's note before it is fitted.
+	diffNoteText string
 
 	turn     *canvas.Text
 	turnRule *canvas.Rectangle
@@ -40,7 +44,14 @@ type toolCardView struct {
 	outBox   *canvas.Rectangle
 	mono     *monoView
 	scroll   *syncScroll
-	objects  []fyne.CanvasObject
+	// The open header: the whole command and its copy button.
+	cmdMono   *monoView
+	cmdScroll *syncScroll
+	cmdCopy   *miniButton
+	// The diff's caption: "+3 −1 · note", and Copy diff.
+	diffAdd, diffDel, diffNote *canvas.Text
+	copyDiff                   *miniButton
+	objects                    []fyne.CanvasObject
 }
 
 var _ fyne.Tappable = (*toolCardView)(nil)
@@ -109,15 +120,33 @@ func (v *toolCardView) CreateRenderer() fyne.WidgetRenderer {
 		}
 	})
 	v.outBox = canvas.NewRectangle(nil)
-	doc := newMonoDoc()
+	doc, cmd := newMonoDoc(), newMonoDoc()
 	if v.st != nil {
-		doc = v.st.doc
+		doc, cmd = v.st.doc, v.st.cmd
 	}
 	v.mono = newMonoView(doc)
 	v.scroll = newMonoScroll(v.mono)
 	v.scroll.parent = v.side.list.scroll
+	v.cmdMono = newMonoView(cmd)
+	v.cmdScroll = newMonoScroll(v.cmdMono)
+	v.cmdScroll.Direction = container.ScrollVerticalOnly // wrapped to fit
+	v.cmdScroll.parent = v.side.list.scroll
+	v.cmdCopy = newMiniLinkButton(copyCommandLabel, func() {
+		if v.st != nil {
+			v.side.copyCommand(v.st.card)
+			v.cmdCopy.confirm()
+		}
+	})
+	v.diffAdd, v.diffDel, v.diffNote = canvas.NewText("", nil), canvas.NewText("", nil), canvas.NewText("", nil)
+	v.copyDiff = newMiniLinkButton("Copy diff", func() {
+		if v.st != nil {
+			v.side.copyDiff(v.st.card)
+			v.copyDiff.confirm()
+		}
+	})
 	v.objects = []fyne.CanvasObject{v.turn, v.turnRule, v.box, v.chevron, v.status, v.name, v.args,
-		v.elapsed, v.copyBtn, v.notice, v.showAll, v.outBox, v.scroll}
+		v.elapsed, v.copyBtn, v.cmdScroll, v.cmdCopy, v.diffAdd, v.diffDel, v.diffNote, v.copyDiff,
+		v.notice, v.showAll, v.outBox, v.scroll}
 	r := &toolCardRenderer{v: v}
 	v.restyle()
 	if v.st != nil {
@@ -146,6 +175,12 @@ func (v *toolCardView) restyle() {
 	v.notice.Color = th.Color(theme.ColorNamePlaceHolder, vr)
 	v.outBox.CornerRadius = th.Size(theme.SizeNameInputRadius)
 	v.outBox.FillColor = th.Color(theme.ColorNameBackground, vr)
+	for _, t := range []*canvas.Text{v.diffAdd, v.diffDel, v.diffNote} {
+		t.TextSize = v.m.capSz
+	}
+	v.diffAdd.Color = th.Color(theme.ColorNameSuccess, vr)
+	v.diffDel.Color = th.Color(theme.ColorNameError, vr)
+	v.diffNote.Color = th.Color(theme.ColorNamePlaceHolder, vr)
 	v.styleState()
 }
 
@@ -193,6 +228,10 @@ func (v *toolCardView) update() {
 	v.notice.Text = st.noticeText()
 	v.styleState()
 
+	if st.showsDiff() && st.doc.diff != nil {
+		v.diffAdd.Text, v.diffDel.Text, v.diffNoteText = diffCaption(c, st.doc.diff.marks)
+	}
+
 	if v.mono.doc != st.doc {
 		v.mono.setDoc(st.doc)
 		v.linesVer = st.doc.lines.ver
@@ -200,9 +239,17 @@ func (v *toolCardView) update() {
 		v.linesVer = st.doc.lines.ver
 		v.mono.changed()
 	}
+	if v.cmdMono.doc != st.cmd {
+		v.cmdMono.setDoc(st.cmd)
+		v.cmdVer = st.cmd.lines.ver
+	} else if v.cmdVer != st.cmd.lines.ver {
+		v.cmdVer = st.cmd.lines.ver
+		v.cmdScroll.Offset = fyne.Position{}
+		v.cmdMono.changed()
+	}
 
 	v.layout(v.Size())
-	for _, o := range []fyne.CanvasObject{v.turn, v.box, v.name, v.args, v.elapsed, v.notice} {
+	for _, o := range []fyne.CanvasObject{v.turn, v.box, v.name, v.args, v.elapsed, v.notice, v.diffAdd, v.diffDel, v.diffNote} {
 		o.Refresh()
 	}
 }
@@ -268,7 +315,7 @@ func (v *toolCardView) layout(size fyne.Size) {
 	x := in + m.pad
 	center := func(h float32) float32 { return hy + (m.header-h)/2 }
 	// Nothing to open, no chevron; its place stays so names line up.
-	v.chevron.Hidden = st.card.Output == "" && !st.hidden()
+	v.chevron.Hidden = !st.openable()
 	v.chevron.Move(fyne.NewPos(x, center(m.icon)))
 	v.chevron.Resize(fyne.NewSquareSize(m.icon))
 	x += m.icon
@@ -277,7 +324,10 @@ func (v *toolCardView) layout(size fyne.Size) {
 	x += m.icon + m.pad
 
 	right := size.Width - in - m.pad
-	v.copyBtn.Hidden = st.card.Output == ""
+	open := st.expanded()
+	// The header's copy copies the output; a card showing a diff has
+	// Copy diff instead.
+	v.copyBtn.Hidden = st.card.Output == "" || (open && st.showsDiff())
 	if !v.copyBtn.Hidden {
 		v.copyBtn.Resize(fyne.NewSquareSize(m.icon))
 		right -= m.icon
@@ -296,13 +346,50 @@ func (v *toolCardView) layout(size fyne.Size) {
 	v.name.Move(fyne.NewPos(x, center(ns.Height)))
 	v.name.Resize(ns)
 	x += ns.Width + m.pad
+	// Open, the header shows the whole command under the name instead.
+	cmd := st.showsCommand()
+	v.args.Hidden = cmd
 	v.args.Text = v.argsFit.fit(st.card.ArgsSummary, max(0, right-x), m.textSize, v.args.TextStyle)
 	as := fyne.MeasureText(v.args.Text, m.textSize, v.args.TextStyle)
 	v.args.Move(fyne.NewPos(x, center(as.Height)))
 	v.args.Resize(as)
 	y = hy + m.header + m.pad
 
-	open := st.expanded()
+	showHide(v.cmdScroll, cmd)
+	v.cmdCopy.Hidden = !cmd
+	if cmd {
+		cx, cw := m.commandArea(size.Width)
+		h := m.commandHeight(st)
+		v.cmdScroll.Move(fyne.NewPos(cx-v.cmdMono.pad, y-m.pad/2))
+		v.cmdScroll.Resize(fyne.NewSize(cw, h))
+		bs := v.cmdCopy.MinSize()
+		v.cmdCopy.Resize(bs)
+		v.cmdCopy.Move(fyne.NewPos(size.Width-in-m.pad-bs.Width, y-m.pad/2+(m.line-bs.Height)/2))
+		y += h + m.pad
+	}
+
+	diff := open && st.showsDiff()
+	v.diffAdd.Hidden, v.diffDel.Hidden, v.diffNote.Hidden, v.copyDiff.Hidden = !diff, !diff, !diff, !diff
+	if diff {
+		cx := in + m.pad
+		for _, t := range []*canvas.Text{v.diffAdd, v.diffDel} {
+			ts := fyne.MeasureText(t.Text, m.capSz, t.TextStyle)
+			t.Move(fyne.NewPos(cx, y))
+			t.Resize(ts)
+			if ts.Width > 0 {
+				cx += ts.Width + m.pad
+			}
+		}
+		bs := v.copyDiff.MinSize()
+		bx := size.Width - in - m.pad - bs.Width
+		v.copyDiff.Move(fyne.NewPos(bx, y+(m.capH-bs.Height)/2))
+		v.copyDiff.Resize(bs)
+		v.diffNote.Text = v.noteFit.fit(v.diffNoteText, max(0, bx-m.pad-cx), m.capSz, v.diffNote.TextStyle)
+		v.diffNote.Move(fyne.NewPos(cx, y))
+		v.diffNote.Resize(fyne.NewSize(max(0, bx-m.pad-cx), m.capH))
+		y += m.capH + m.pad
+	}
+
 	hidden := open && st.hidden()
 	open = open && st.doc.lines.count() > 0
 	v.notice.Hidden = !hidden
@@ -319,19 +406,24 @@ func (v *toolCardView) layout(size fyne.Size) {
 	}
 
 	v.outBox.Hidden = !open
-	if open != v.scroll.Visible() {
-		if open {
-			v.scroll.Show()
-		} else {
-			v.scroll.Hide()
-		}
-	}
+	showHide(v.scroll, open)
 	if open {
 		h := m.outputHeight(st)
 		v.outBox.Move(fyne.NewPos(in+m.pad, y))
 		v.outBox.Resize(fyne.NewSize(size.Width-2*(in+m.pad), h))
 		v.scroll.Move(v.outBox.Position().AddXY(0, m.inner/2))
 		v.scroll.Resize(v.outBox.Size().SubtractWidthHeight(0, m.inner))
+	}
+}
+
+// showHide shows or hides o, only when that changes it.
+func showHide(o fyne.CanvasObject, show bool) {
+	if show != o.Visible() {
+		if show {
+			o.Show()
+		} else {
+			o.Hide()
+		}
 	}
 }
 

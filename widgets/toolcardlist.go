@@ -21,8 +21,11 @@ type cardList struct {
 	reveal  *cardState // to scroll to once the list has a size
 	pass    uint64     // counts place calls; cards visible in this one carry it
 
-	rows  []*cardState
-	tops  []float32 // tops[i] is row i's y; tops[len(rows)] the total height
+	rows []*cardState
+	tops []float32 // tops[i] is row i's y; tops[len(rows)] the total height
+	// width is the width the heights were measured for: an open card's
+	// command wraps to it.
+	width float32
 	views map[*cardState]*toolCardView
 	spare []*toolCardView
 	objs  []fyne.CanvasObject
@@ -74,12 +77,17 @@ func (l *cardList) setRows(rows []*cardState, m cardMetrics) {
 // reports whether any top moved.
 func (l *cardList) measure(m cardMetrics) (moved bool) {
 	gap := m.pad
+	width := l.scroll.Size().Width
+	l.width = width
+	cols := m.commandCols(width)
 	moved = len(l.tops) != len(l.rows)+1
 	l.tops = slices.Grow(l.tops[:0], len(l.rows)+1)[:len(l.rows)+1]
 	y := float32(0)
 	for i, st := range l.rows {
-		if st.heightFor != st.version || st.height == 0 {
-			st.height, st.heightFor = m.height(st), st.version
+		// Only an open card's height depends on the width.
+		if st.heightFor != st.version || st.height == 0 || (st.widthFor != width && st.showsCommand()) {
+			st.wrapCommand(cols)
+			st.height, st.heightFor, st.widthFor = m.height(st), st.version, width
 		}
 		moved = moved || l.tops[i] != y
 		l.tops[i] = y
@@ -136,6 +144,14 @@ func (l *cardList) place() {
 		}
 	}
 	width := l.scroll.Size().Width
+	if width != l.width && len(l.rows) > 0 {
+		// Resized: open cards' commands wrap again. Refreshing the scroll
+		// for the new height places again, at this width.
+		if l.measure(l.side.metrics()) {
+			l.scroll.Refresh()
+			return
+		}
+	}
 	off, h := l.scroll.Offset.Y, l.scroll.Size().Height
 	first := l.firstVisible(off)
 	last := first

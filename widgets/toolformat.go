@@ -113,3 +113,56 @@ func oneLine(s string) string {
 	}
 	return strings.Join(strings.Fields(s), " ")
 }
+
+// wrapCommand cuts a command into rows of at most cols characters, at most
+// maxRows of them (the last then ends in "…"): its own lines, each broken
+// after a space where one falls in the row's second half, else anywhere.
+// Tabs become spaces first, so the rows keep their width.
+func wrapCommand(s string, cols, maxRows int) []string {
+	cols = max(cols, 1)
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	var rows []string
+	for _, line := range strings.Split(s, "\n") {
+		if strings.ContainsRune(line, '\t') {
+			line = expandTabs(line)
+		}
+		r := []rune(line)
+		for {
+			if len(rows) == maxRows {
+				rows[maxRows-1] = strings.TrimRight(rows[maxRows-1], " ") + "…"
+				return rows
+			}
+			if len(r) <= cols {
+				rows = append(rows, string(r))
+				break
+			}
+			cut := cols
+			for i := cols; i > cols/2; i-- {
+				if r[i-1] == ' ' {
+					cut = i
+					break
+				}
+			}
+			rows = append(rows, string(r[:cut]))
+			r = r[cut:]
+		}
+	}
+	return rows
+}
+
+// expandTabs turns tabs into spaces up to the next multiple of four.
+func expandTabs(s string) string {
+	var b strings.Builder
+	col := 0
+	for _, c := range s {
+		if c == '\t' {
+			n := monoTabWidth - col%monoTabWidth
+			b.WriteString("    "[:n])
+			col += n
+			continue
+		}
+		b.WriteRune(c)
+		col++
+	}
+	return b.String()
+}

@@ -19,6 +19,15 @@ type miniButton struct {
 	onTapped func()
 
 	hovered bool
+	// confirmed shows that the tap did its work ("Copied", a tick) until
+	// the pointer leaves: no timer runs.
+	confirmed bool
+}
+
+// confirm shows that the tap did its work, until the pointer leaves.
+func (b *miniButton) confirm() {
+	b.confirmed = true
+	b.Refresh()
 }
 
 var (
@@ -55,7 +64,7 @@ func (b *miniButton) MouseIn(*desktop.MouseEvent) {
 func (b *miniButton) MouseMoved(*desktop.MouseEvent) {}
 
 func (b *miniButton) MouseOut() {
-	b.hovered = false
+	b.hovered, b.confirmed = false, false
 	b.Refresh()
 }
 
@@ -124,10 +133,17 @@ func (r *miniButtonRenderer) Refresh() {
 	}
 	r.bg.Refresh()
 	if r.img != nil {
-		r.img.Resource = r.b.icon
+		res := r.b.icon
+		if r.b.confirmed {
+			res = theme.NewSuccessThemedResource(theme.ConfirmIcon())
+		}
+		r.img.Resource = res
 		r.img.Refresh()
 	} else {
 		r.text.Text = r.b.label
+		if r.b.confirmed {
+			r.text.Text = "Copied"
+		}
 		r.text.TextSize = th.Size(theme.SizeNameCaptionText)
 		r.text.Color = th.Color(theme.ColorNameHyperlink, v)
 		r.text.Refresh()

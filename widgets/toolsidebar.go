@@ -26,6 +26,9 @@ type ToolSidebar struct {
 	// OnCopy copies a card's output; when nil, card.Output goes to the
 	// clipboard.
 	OnCopy func(card ToolCard)
+	// OnCopyText puts the text of Copy diff and of a card's copy-command
+	// button on the clipboard; when nil, Fyne's clipboard takes it.
+	OnCopyText func(text string)
 
 	states  map[string]*cardState
 	order   []*cardState // display order, newest first
@@ -169,6 +172,23 @@ func (s *ToolSidebar) copyOutput(c ToolCard) {
 	}
 	if a := fyne.CurrentApp(); a != nil {
 		a.Clipboard().SetContent(c.Output)
+	}
+}
+
+// copyDiff copies what a card's diff shows: the diff as the agent wrote
+// it, or a file's content without line numbers.
+func (s *ToolSidebar) copyDiff(c ToolCard) { s.copyText(diffCopyText(c)) }
+
+// copyCommand copies a card's whole command.
+func (s *ToolSidebar) copyCommand(c ToolCard) { s.copyText(c.Command) }
+
+func (s *ToolSidebar) copyText(text string) {
+	if s.OnCopyText != nil {
+		s.OnCopyText(text)
+		return
+	}
+	if a := fyne.CurrentApp(); a != nil {
+		a.Clipboard().SetContent(text)
 	}
 }
 

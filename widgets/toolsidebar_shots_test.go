@@ -17,16 +17,17 @@ func sampleCards() []ToolCard {
 		fmt.Fprintf(&code, "%d\tfunc line%d() { return %d }\n", i, i, i*i)
 	}
 	return []ToolCard{
-		{ID: "t1", Revision: 3, Name: "read", ArgsSummary: "src/widgets/toolsidebar.go", Status: ToolDone,
+		{ID: "t1", Revision: 3, Name: "read", ArgsSummary: "src/widgets/toolsidebar.go", Command: "src/widgets/toolsidebar.go", Status: ToolDone,
 			Started: sidebarNow.Add(-95 * time.Second), Ended: sidebarNow.Add(-94200 * time.Millisecond),
 			Output: code.String(), Turn: 1},
-		{ID: "t2", Revision: 5, Name: "bash", ArgsSummary: "go test ./... -run TestSidebar -count=1 -v", Status: ToolFailed,
+		{ID: "t2", Revision: 5, Name: "bash", ArgsSummary: "go test ./... -run TestSidebar -count=1 -v", Command: "go test ./... -run TestSidebar -count=1 -v",
+			Status:  ToolFailed,
 			Started: sidebarNow.Add(-80 * time.Second), Ended: sidebarNow.Add(-77 * time.Second),
 			Output: "--- FAIL: TestSidebar (0.01s)\n    sidebar_test.go:42: got 3 cards, want 4\nFAIL\nexit status 1\n", Turn: 1},
-		{ID: "t3", Revision: 9, Name: "bash", ArgsSummary: "npm install", Status: ToolRunning,
+		{ID: "t3", Revision: 9, Name: "bash", ArgsSummary: "npm install", Command: "npm install", Status: ToolRunning,
 			Started: sidebarNow.Add(-14 * time.Second),
 			Output:  "added 12 packages\n\x1b[32mfetching\x1b[0m lodash@4.17.21\nprogress 10%\rprogress 55%", Turn: 2, OutputDropped: 20480},
-		{ID: "t4", Revision: 1, Name: "edit", ArgsSummary: "src/main.go", Status: ToolPending, Turn: 2},
+		{ID: "t4", Revision: 1, Name: "edit", ArgsSummary: "src/main.go", Command: "src/main.go", Status: ToolPending, Turn: 2},
 	}
 }
 
@@ -40,7 +41,38 @@ func newTestSidebar(cards []ToolCard) *ToolSidebar {
 	return s
 }
 
+// diffCards are an edit with the agent's diff, an edit still being
+// written (its diff computed from the arguments), a write showing the new
+// file's content and a bash call with a long command.
+func diffCards() []ToolCard {
+	return []ToolCard{
+		{ID: "d1", Revision: 1, Name: "edit", ArgsSummary: "src/zebra.go", Command: "src/zebra.go", Status: ToolDone,
+			Started: sidebarNow.Add(-40 * time.Second), Ended: sidebarNow.Add(-39800 * time.Millisecond), Turn: 1,
+			Output: "Successfully replaced 2 block(s) in src/zebra.go.",
+			Diff: "    ...\n  8 func stripes() int {\n- 9 \treturn 3\n+ 9 \treturn 4\n 10 }\n 11 \n    ...\n 97 // mane\n" +
+				"-98 const colour = \"black\"\n+98 const colour = \"white\"\n+99 const legs = 4"},
+		{ID: "d2", Revision: 1, Name: "write", ArgsSummary: "notes/plan.md", Command: "notes/plan.md", Status: ToolDone,
+			Started: sidebarNow.Add(-30 * time.Second), Ended: sidebarNow.Add(-29900 * time.Millisecond), Turn: 1,
+			Output: "Successfully wrote 61 bytes to notes/plan.md", DiffContent: true, DiffNote: "the file's new content",
+			Diff: " 1 # Plan\n 2 \n 3 - feed the zebra\n 4 - paint the stripes"},
+		{ID: "d3", Revision: 1, Name: "bash", ArgsSummary: "go test ./widgets/... -run 'TestToolSidebar|TestMonoLines' -count=1 -v 2>&1 | tee /tmp/widgets-test.log",
+			Command: "go test ./widgets/... -run 'TestToolSidebar|TestMonoLines' -count=1 -v 2>&1 | tee /tmp/widgets-test.log",
+			Status:  ToolDone, Started: sidebarNow.Add(-20 * time.Second), Ended: sidebarNow.Add(-18 * time.Second), Turn: 2,
+			Output: "ok  \tknightcode.ai/desktop/widgets\t0.266s\n"},
+		{ID: "d4", Revision: 1, Name: "edit", ArgsSummary: "src/zebra.go", Command: "src/zebra.go", Status: ToolPending, Turn: 2,
+			DiffNote: "from the arguments, lines counted per edit",
+			Diff:     " 1 func stripes() int {\n-2 \treturn 4\n+2 \treturn fiv"},
+	}
+}
+
 func TestToolSidebarShots(t *testing.T) {
+	saveShots(t, "sidebar-diff", fyne.NewSize(420, 720), func() fyne.CanvasObject {
+		s := newTestSidebar(diffCards())
+		s.toggle(s.states["d1"])
+		s.toggle(s.states["d2"])
+		s.toggle(s.states["d3"])
+		return s
+	})
 	saveShots(t, "sidebar", fyne.NewSize(420, 640), func() fyne.CanvasObject {
 		return newTestSidebar(sampleCards())
 	})

@@ -148,6 +148,7 @@ func TestRealAgentWindow(t *testing.T) {
 		{"3 bash: confirm, live output, done", r.step3Bash},
 		{"4 switch model and thinking level", r.step4Pickers},
 		{"5 confirm dialog: No blocks the tool", r.step5ConfirmNo},
+		{"5b edit a file: pi's diff in the sidebar", r.step5bEdit},
 		{"6 drag an image onto the window", r.step6DropImage},
 		{"7 kill the agent, restart", r.step7Crash},
 		{"8 quit: no agent left", r.step8Quit},
@@ -1062,6 +1063,74 @@ func (r *raRun) step5ConfirmNo() {
 	}
 	r.waitScreen("bash-blocked", "the answer quoting the block (Blocked by user)", r.chat, raAll("Blocked"))
 	r.waitIdle("the blocked turn")
+}
+
+// step5bEdit: the model edits a real file in the agent's folder; the edit's
+// card shows pi's own diff (details.diff): the removed and the added line,
+// numbered as in the file, on red and green rows.
+func (r *raRun) step5bEdit() {
+	t := r.t
+	var lines strings.Builder
+	for i := 1; i <= 14; i++ {
+		fmt.Fprintf(&lines, "zebra line %d\n", i)
+	}
+	before := strings.Replace(lines.String(), "zebra line 7\n", "stripes: black\n", 1)
+	after := strings.Replace(before, "stripes: black\n", "stripes: white\n", 1)
+	path := filepath.Join(r.env.WorkDir, "zebra.txt")
+	r.must(os.WriteFile(path, []byte(before), 0o644), "writing zebra.txt")
+	n := len(r.srv.Requests())
+	r.typeLine(`Paint the zebra [[tool:edit:{"path":"zebra.txt","edits":[{"oldText":"stripes: black\n","newText":"stripes: white\n"}]}]]`)
+	if req := r.request(n + 1); req.Reply != "tool" {
+		t.Fatalf("request %d was answered with %s, want the edit tool call", req.Seq, req.Reply)
+	}
+	r.waitRequest(n+1, "the edit's result", func(q llmserver.Request) bool { return q.LastMessage().Role == "tool" })
+	if got, _ := os.ReadFile(path); string(got) != after {
+		t.Fatalf("pi left zebra.txt as %q", got)
+	}
+	// (The small "Copy diff" link does not read reliably; the widget tests
+	// cover it.)
+	words := r.waitScreen("edit-diff", "the edit's card with pi's diff (stripes: black, stripes: white)", r.sidebar,
+		func(ws []wintest.Word) bool { return raCount(ws, "stripes:") >= 2 && raAll("black", "white")(ws) })
+	t.Logf("sidebar read: %s", wintest.Text(words))
+	shot := r.shotPath()
+	g := r.sidebar()
+	img, err := r.importRegion(g)
+	r.must(err, "grabbing the sidebar")
+	r.must(raSavePNG(shot, img), "saving the sidebar")
+	r.keep(shot, "edit-diff-rows")
+	// Each changed row is tinted across the card: sample its right end,
+	// past the text.
+	for _, c := range []struct {
+		word string
+		red  bool
+	}{{"black", true}, {"white", false}} {
+		w, ok := raWordIn(words, c.word, g)
+		if !ok {
+			t.Fatalf("%q not read in the sidebar", c.word)
+		}
+		_, cy := w.Center()
+		var rs, gs, k int
+		for x := g.W - 60; x < g.W-30; x++ {
+			px := img.RGBAAt(img.Bounds().Min.X+x, img.Bounds().Min.Y+cy-g.Y)
+			rs, gs, k = rs+int(px.R), gs+int(px.G), k+1
+		}
+		rs, gs = rs/k, gs/k
+		if c.red && rs < gs+12 || !c.red && gs < rs+12 {
+			t.Fatalf("the %q row is rgb(%d,%d,…) at its end, want it tinted %s (see %s)", c.word, rs, gs,
+				map[bool]string{true: "red", false: "green"}[c.red], shot)
+		}
+	}
+	r.waitIdle("the edit turn")
+}
+
+// raSavePNG writes img to path.
+func raSavePNG(path string, img image.Image) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return png.Encode(f, img)
 }
 
 // step6DropImage: a PNG dragged from a GTK window onto the app's window

@@ -66,7 +66,10 @@
 //	[[think]]               a thinking block, then the text
 //	[[tool:NAME:ARG]]       a tool call (bash: {"command":ARG}; read/ls: {"path":ARG};
 //	[[bash:CMD]]            ...), run with growing tool_execution_update results, then
-//	                        a second turn reporting it
+//	                        a second turn reporting it. edit: {"path":ARG,"edits":[one
+//	                        replacement of a function]}, its result's details.diff as
+//	                        pi's edit makes it (none when ARG ends in ":nodiff"); write:
+//	                        {"path":ARG,"content":five lines}, no diff, as pi's write
 //	[[long:N]]              a text of exactly N deltas
 //	[[lines:N]]             N lines, each one sentence, a blank line between them (each
 //	                        its own paragraph), 4 words a delta

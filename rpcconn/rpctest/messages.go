@@ -22,6 +22,8 @@ type toolCallContent struct {
 	ID        string         `json:"id"`
 	Name      string         `json:"name"`
 	Arguments map[string]any `json:"arguments"`
+	// noDiff: the fake's edit returns no details.diff for this call.
+	noDiff bool
 }
 
 type imageContent struct {

@@ -51,8 +51,13 @@ func planReply(in replyInput, m *model) plan {
 	if len(in.outcomes) == 0 && !sc.toolsDone && len(sc.tools) > 0 {
 		sc.toolsDone = true
 		for _, t := range sc.tools {
-			call := &toolCallContent{Type: "toolCall", ID: "call_" + newID(), Name: t.name, Arguments: toolArgs(t)}
-			p.blocks = append(p.blocks, block{kind: "toolCall", call: call, deltas: splitRunes(string(mustJSON(call.Arguments)), 3)})
+			call := &toolCallContent{Type: "toolCall", ID: "call_" + newID(), Name: t.name, Arguments: toolArgs(t),
+				noDiff: t.name == "edit" && strings.HasSuffix(t.arg, ":nodiff")}
+			pieces := 3
+			if t.name == "edit" || t.name == "write" {
+				pieces = 12 // long arguments: a client shows them as they stream
+			}
+			p.blocks = append(p.blocks, block{kind: "toolCall", call: call, deltas: splitRunes(string(mustJSON(call.Arguments)), pieces)})
 		}
 		p.stopReason = "toolUse"
 	}

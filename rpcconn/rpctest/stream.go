@@ -61,7 +61,7 @@ func (st *stream) block(b block) bool {
 	idx := len(st.msg.Content)
 	switch b.kind {
 	case "toolCall":
-		call := &toolCallContent{Type: "toolCall", ID: b.call.ID, Name: b.call.Name, Arguments: map[string]any{}}
+		call := &toolCallContent{Type: "toolCall", ID: b.call.ID, Name: b.call.Name, Arguments: map[string]any{}, noDiff: b.call.noDiff}
 		st.msg.Content = append(st.msg.Content, call)
 		st.update(obj("type", "toolcall_start", "contentIndex", idx, "id", call.ID, "toolName", call.Name))
 		for _, d := range b.deltas {

@@ -27,11 +27,51 @@ func toolArgs(t toolSpec) map[string]any {
 	case "read", "ls":
 		return map[string]any{"path": t.arg}
 	case "write":
-		return map[string]any{"path": t.arg, "content": "written by the fake agent\n"}
+		return map[string]any{"path": t.arg, "content": fakeWriteContent}
 	case "edit":
-		return map[string]any{"path": t.arg, "oldText": "before", "newText": "after"}
+		path, _ := strings.CutSuffix(t.arg, ":nodiff")
+		return map[string]any{"path": path, "edits": []any{
+			map[string]any{"oldText": fakeEditOld, "newText": fakeEditNew},
+		}}
 	}
 	return map[string]any{"input": t.arg}
+}
+
+// The fake's edit replaces one function of a pretend file; its result
+// carries the diff as the agent's edit tool makes it (details.diff), the
+// file's own line numbers and context included. An edit whose ARG ends in
+// ":nodiff" returns no diff, as an agent that does not report one.
+const (
+	fakeEditOld  = "func stripes() int {\n\treturn 3\n}\n"
+	fakeEditNew  = "func stripes() int {\n\t// counted again\n\treturn 4\n}\n"
+	fakeEditDiff = "    ...\n" +
+		"  8 \n" +
+		"  9 // stripes is how many stripes a zebra has here.\n" +
+		" 10 func stripes() int {\n" +
+		"-11 \treturn 3\n" +
+		"+11 \t// counted again\n" +
+		"+12 \treturn 4\n" +
+		" 13 }\n" +
+		" 14 \n" +
+		" 15 func mane() string { return \"black\" }\n" +
+		"    ..."
+	fakeWriteContent = "# Zebra notes\n\n- stripes: 4\n- mane: black\n- checked by the fake agent\n"
+)
+
+// toolResult is what a tool other than bash returns: its text and details.
+func toolResult(call *toolCallContent) (string, object) {
+	path := fmt.Sprint(call.Arguments["path"])
+	switch call.Name {
+	case "edit":
+		text := fmt.Sprintf("Successfully replaced 1 block(s) in %s.", path)
+		if call.noDiff {
+			return text, nil
+		}
+		return text, obj("diff", fakeEditDiff, "firstChangedLine", 11)
+	case "write":
+		return fmt.Sprintf("Successfully wrote %d bytes to %s", len(fakeWriteContent), path), nil
+	}
+	return fmt.Sprintf("fake %s result for %v\n", call.Name, call.Arguments), obj("truncation", nil, "fullOutputPath", nil)
 }
 
 // runTools executes the message's tool calls in order, each with a start,
@@ -59,6 +99,7 @@ func (a *agent) runTool(r *run, call *toolCallContent) (toolResultMessage, toolO
 	arg := fmt.Sprint(call.Arguments["command"])
 	o := toolOutcome{name: call.Name, arg: arg}
 	var output string
+	details := obj("truncation", nil, "fullOutputPath", nil)
 	if call.Name == "bash" {
 		sr := fakeShell(arg, a.cwd)
 		output, o.exitCode = sr.output, sr.exitCode
@@ -67,14 +108,13 @@ func (a *agent) runTool(r *run, call *toolCallContent) (toolResultMessage, toolO
 		}
 	} else {
 		o.arg = fmt.Sprint(call.Arguments["path"])
-		output = fmt.Sprintf("fake %s result for %v\n", call.Name, call.Arguments)
+		output, details = toolResult(call)
 	}
 	o.lines = strings.Count(output, "\n")
 	if o.exitCode != 0 {
 		output += fmt.Sprintf("\nCommand exited with code %d", o.exitCode)
 		o.isError = true
 	}
-	details := obj("truncation", nil, "fullOutputPath", nil)
 	update := func(partial object) {
 		a.emit(obj("type", "tool_execution_update", "toolCallId", call.ID, "toolName", call.Name,
 			"args", call.Arguments, "partialResult", partial))

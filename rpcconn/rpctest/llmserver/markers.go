@@ -14,6 +14,10 @@ import (
 //	[[markdown]]    heading, paragraph, ```go block, table and list in many small deltas
 //	[[think]]       reasoning_content deltas first, then the text
 //	[[bash:CMD]]    a streamed tool call to "bash" with {"command": CMD}
+//	[[tool:NAME:JSON]]  a streamed tool call to NAME with the arguments JSON, as
+//	                written (it must be an object and must not hold "]]"); the
+//	                JSON is checked when the reply is planned, a bad one is
+//	                answered with an HTTP 400
 //	[[long:N]]      N text deltas forming a long markdown document
 //	[[slow:MS]]     MS milliseconds between deltas
 //	[[error:CODE]]  HTTP CODE with an OpenAI-style JSON error body
@@ -21,7 +25,7 @@ import (
 //
 // When the last message is a tool result the reply quotes it instead
 // ("Tool output was: ..."), so a [[bash:...]] prompt completes in two turns.
-const Markers = "[[markdown]] [[think]] [[bash:CMD]] [[long:N]] [[slow:MS]] [[error:CODE]] [[length]]"
+const Markers = "[[markdown]] [[think]] [[bash:CMD]] [[tool:NAME:JSON]] [[long:N]] [[slow:MS]] [[error:CODE]] [[length]]"
 
 // A command may itself contain "]", so the argument runs to the first "]]".
 var markerPattern = regexp.MustCompile(`\[\[([a-z]+)(?::(.*?))?\]\]`)
@@ -32,10 +36,12 @@ type markers struct {
 	think    bool
 	bash     string
 	hasBash  bool
-	long     int
-	slow     time.Duration
-	status   int
-	length   bool
+	// tool and toolArgs are a [[tool:NAME:JSON]] call.
+	tool, toolArgs string
+	long           int
+	slow           time.Duration
+	status         int
+	length         bool
 }
 
 func parseMarkers(text string) markers {
@@ -49,6 +55,8 @@ func parseMarkers(text string) markers {
 			m.think = true
 		case "bash":
 			m.bash, m.hasBash = arg, true
+		case "tool":
+			m.tool, m.toolArgs, _ = strings.Cut(arg, ":")
 		case "long":
 			m.long = atoiClamp(arg, 1, 100000)
 		case "slow":

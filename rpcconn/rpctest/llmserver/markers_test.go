@@ -107,6 +107,31 @@ func TestBashToolCallSequence(t *testing.T) {
 	}
 }
 
+// TestAnyToolCall: [[tool:NAME:JSON]] calls NAME with the JSON as written,
+// in several argument deltas; JSON that does not parse is a 400.
+func TestAnyToolCall(t *testing.T) {
+	s := Start(t)
+	args := `{"path":"zebra.txt","edits":[{"oldText":"black\n","newText":"white\n"}]}`
+	st := streamFor(t, s, "fix it [[tool:edit:"+args+"]]")
+	checkEnvelope(t, st, "tool_calls")
+	var name, got strings.Builder
+	deltas := 0
+	for _, c := range st.chunks {
+		if len(c.Choices) == 1 && len(c.Choices[0].Delta.ToolCalls) > 0 {
+			d := c.Choices[0].Delta.ToolCalls[0]
+			name.WriteString(d.Function.Name)
+			got.WriteString(d.Function.Arguments)
+			deltas++
+		}
+	}
+	if name.String() != "edit" || got.String() != args || deltas < 4 {
+		t.Fatalf("call %q with %q in %d deltas", name.String(), got.String(), deltas)
+	}
+	if resp := post(t, t.Context(), s, userRequest(`[[tool:edit:{"path":]]`)); resp.StatusCode != 400 {
+		t.Fatalf("bad JSON answered %d", resp.StatusCode)
+	}
+}
+
 func TestToolResultReply(t *testing.T) {
 	s := Start(t)
 	body := mustJSON(t, map[string]any{

@@ -1,6 +1,7 @@
 package llmserver
 
 import (
+	"encoding/json"
 	"fmt"
 	"time"
 )
@@ -60,6 +61,13 @@ func planReply(req Request, callID string) reply {
 		r.reasoning = splitWords(thinkingText, 3)
 	}
 	switch {
+	case m.tool != "":
+		if !json.Valid([]byte(m.toolArgs)) {
+			r.name, r.status = "error", 400
+			return r
+		}
+		r.name = "tool"
+		r.tool = &toolReply{id: callID, name: m.tool, args: splitRunes(m.toolArgs, 8)}
 	case m.hasBash:
 		r.name = "bash"
 		r.tool = &toolReply{id: callID, name: "bash", args: splitRunes(commandJSON(m.bash), 8)}
