@@ -189,9 +189,7 @@ func (w *Window) actionPalette() {
 			return
 		}
 		// An agent command: into the editor, to add arguments and send.
-		w.prompt.Editor.SetText(it.Title + " ")
-		w.prompt.Editor.CursorColumn = len([]rune(it.Title)) + 1
-		w.prompt.Editor.Refresh()
+		w.prompt.Editor.SetTextCursorAtEnd(it.Title + " ")
 		w.win.Canvas().Focus(w.prompt.Editor)
 	}
 	w.palette.Show(w.win.Canvas())

@@ -133,7 +133,7 @@ func (w *Window) build() {
 	w.toasts = widgets.NewToastLayer()
 	w.above, w.below = widgets.NewExtensionBlocks(), widgets.NewExtensionBlocks()
 	w.draftRestore = widgets.NewDraftRestore()
-	w.draftRestore.OnRestore = func() { w.prompt.Editor.SetText(w.draftRestore.Previous()) }
+	w.draftRestore.OnRestore = func() { w.prompt.Editor.SetTextCursorAtEnd(w.draftRestore.Previous()) }
 	w.retry = newRetryStrip(w.actionAbortRetry)
 	w.attachStrip = widgets.NewAttachmentStrip()
 	w.attachStrip.OnRemove = w.removeImage
@@ -141,11 +141,7 @@ func (w *Window) build() {
 	w.palette = widgets.NewCommandPalette()
 	w.slash = widgets.NewSlashCompletion()
 	w.slash.SetEditor(w.prompt.Editor)
-	w.slash.OnAccept = func(text string) {
-		w.prompt.Editor.SetText(text)
-		w.prompt.Editor.CursorColumn = len([]rune(text))
-		w.prompt.Editor.Refresh()
-	}
+	w.slash.OnAccept = w.prompt.Editor.SetTextCursorAtEnd
 	w.prompt.Editor.OnChanged = w.editorChanged
 
 	settingsButton := widget.NewButtonWithIcon("", settingsIcon(), w.showSettings)
@@ -385,7 +381,7 @@ func (w *Window) SetEditorText(text string) {
 		if old := w.prompt.Editor.Text(); strings.TrimSpace(old) != "" && old != text {
 			w.draftRestore.ShowFor(old)
 		}
-		w.prompt.Editor.SetText(text)
+		w.prompt.Editor.SetTextCursorAtEnd(text)
 		w.win.Canvas().Focus(w.prompt.Editor)
 	})
 }
@@ -421,10 +417,7 @@ func (w *Window) RestoreDraft(text string) {
 		if cur := strings.TrimRight(e.Text(), "\n"); cur != "" {
 			text = cur + "\n\n" + text
 		}
-		e.SetText(text)
-		e.CursorRow = len(strings.Split(text, "\n")) - 1
-		e.CursorColumn = len(text) - strings.LastIndex(text, "\n") - 1
-		e.Refresh()
+		e.SetTextCursorAtEnd(text)
 	})
 }
 
