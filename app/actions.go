@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 
@@ -59,11 +60,14 @@ func (w *Window) actionFork() {
 	if !w.needAgent() {
 		return
 	}
-	go func() {
-		ctx, cancel := contextWithTimeout(callTimeout)
+	w.bg.Go(func(ctx context.Context) {
+		ctx, cancel := context.WithTimeout(ctx, callTimeout)
 		defer cancel()
 		msgs, err := w.controller.ForkMessages(ctx)
-		uiDo(func() {
+		if w.bg.ctx.Err() != nil {
+			return
+		}
+		w.do(func() {
 			if err != nil {
 				dialog.ShowError(err, w.win)
 				return
@@ -86,7 +90,7 @@ func (w *Window) actionFork() {
 			d.Resize(fyne.NewSize(640, 420))
 			d.Show()
 		})
-	}()
+	})
 }
 
 // actionExport asks where to save the HTML export, then offers to open it.
@@ -98,9 +102,12 @@ func (w *Window) actionExport() {
 	if n := w.drawn.SessionName; n != "" {
 		name = strings.ReplaceAll(n, string(filepath.Separator), "-") + ".html"
 	}
+	// The platform's dialog cannot be cancelled from here: this goroutine
+	// is not waited for on quit, and what it hands to the UI after the
+	// window closed is dropped.
 	go func() {
 		path, err := native.File().Title("Export session as HTML").Filter("HTML", "html").SetStartFile(name).Save()
-		uiDo(func() {
+		w.do(func() {
 			switch {
 			case err == nil:
 				w.export(path)
@@ -125,7 +132,7 @@ func (w *Window) export(path string) {
 		path += ".html"
 	}
 	w.controller.ExportHTML(path, func(written string) {
-		uiDo(func() {
+		w.do(func() {
 			dialog.ShowConfirm("Exported", "Saved to "+written+".\nOpen it now?", func(open bool) {
 				if open {
 					w.openPath(written)
@@ -140,7 +147,7 @@ func (w *Window) actionCopyLastAnswer() {
 		return
 	}
 	w.controller.LastAnswer(func(text string) {
-		uiDo(func() {
+		w.do(func() {
 			w.app.Clipboard().SetContent(text)
 			w.toasts.Show("Last answer copied", widgets.NoticeInfo)
 		})

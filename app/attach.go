@@ -37,14 +37,14 @@ func (w *Window) attachFiles(paths []string) {
 		w.images = append(w.images, slots[i])
 	}
 	w.showAttachments()
-	go func() {
+	w.bg.Go(func(ctx context.Context) {
 		var notImages []string
-		LoadAttachments(context.Background(), paths, 0, func(i int, a Attachment, err error) {
+		LoadAttachments(ctx, paths, 0, func(i int, a Attachment, err error) {
 			var ae *AttachmentError
 			if errors.As(err, &ae) && (ae.Problem == AttachNotImage || ae.Problem == AttachFolder) {
 				notImages = append(notImages, paths[i])
 			}
-			uiDo(func() {
+			w.do(func() {
 				slot := slots[i]
 				slot.loading, slot.att, slot.err = false, a, err
 				if errors.As(err, &ae) && (ae.Problem == AttachNotImage || ae.Problem == AttachFolder) {
@@ -58,9 +58,9 @@ func (w *Window) attachFiles(paths []string) {
 			})
 		})
 		if len(notImages) > 0 {
-			uiDo(func() { w.offerPaths(notImages) })
+			w.do(func() { w.offerPaths(notImages) })
 		}
-	}()
+	})
 }
 
 func baseName(path string) string {
@@ -143,9 +143,10 @@ func (w *Window) readyImages() (ids []string, images []rpcconn.Image, loading bo
 
 // actionAttach picks image files with the platform's dialog.
 func (w *Window) actionAttach() {
+	// Not waited for on quit: the platform's dialog cannot be cancelled.
 	go func() {
 		path, err := native.File().Title("Attach images").Filter("Images", "png", "jpg", "jpeg", "gif", "webp").Load()
-		uiDo(func() {
+		w.do(func() {
 			switch {
 			case err == nil:
 				w.attachFiles([]string{path})
@@ -175,13 +176,13 @@ func (w *Window) pasteImage() bool {
 	slot := &draftImage{id: "img" + strconv.Itoa(w.nextImage), name: "pasted image", loading: true}
 	w.images = append(w.images, slot)
 	w.showAttachments()
-	go func() {
+	w.bg.Go(func(context.Context) {
 		a, err := DecodeAttachment("pasted image", data)
-		uiDo(func() {
+		w.do(func() {
 			slot.loading, slot.att, slot.err = false, a, err
 			w.showAttachments()
 		})
-	}()
+	})
 	return true
 }
 

@@ -20,6 +20,9 @@ type dialogQueue struct {
 	respond func(id string, answer rpcconn.UIAnswer)
 	// done runs when the last queued dialog has closed.
 	done func()
+	// do hands work to the UI goroutine (nil: uiDo); the window's own
+	// does nothing once its loop has ended.
+	do func(func())
 
 	pending []*rpcconn.ExtensionUIRequest
 	current *openDialog
@@ -233,7 +236,7 @@ func (q *dialogQueue) countdown(d *openDialog) {
 		return true
 	}
 	show()
-	d.stopTicking = tickOnUI(200*time.Millisecond, func() {
+	d.stopTicking = tickOnUI(q.do, 200*time.Millisecond, func() {
 		if q.current == d {
 			show()
 		}

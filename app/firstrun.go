@@ -37,7 +37,7 @@ func (w *Window) showFirstRun() {
 func (w *Window) chooseAgent() {
 	go func() {
 		path, err := native.File().Title("Choose the KnightCode agent").Load()
-		uiDo(func() {
+		w.do(func() {
 			switch {
 			case err == nil:
 				w.useAgent(path)

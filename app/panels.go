@@ -20,18 +20,21 @@ func (w *Window) actionBrowse() {
 	b := widgets.NewSessionBrowser()
 	d := dialog.NewCustomWithoutButtons("Sessions", b, w.win)
 	load := func(all bool) {
-		go func() {
-			ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		w.bg.Go(func(ctx context.Context) {
+			ctx, cancel := context.WithTimeout(ctx, callTimeout)
 			defer cancel()
 			infos, _, err := w.controller.Sessions(ctx, all)
-			uiDo(func() {
+			if w.bg.ctx.Err() != nil {
+				return // the window is closing
+			}
+			w.do(func() {
 				if err != nil {
 					dialog.ShowError(err, w.win)
 					return
 				}
 				b.SetSessions(sessionRows(infos, w.session.SessionFile()))
 			})
-		}()
+		})
 	}
 	b.OnOpen = func(path string) {
 		d.Hide()
@@ -93,11 +96,14 @@ type openTree struct {
 }
 
 func (w *Window) refreshTree(ot *openTree) {
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	w.bg.Go(func(ctx context.Context) {
+		ctx, cancel := context.WithTimeout(ctx, callTimeout)
 		defer cancel()
 		roots, leaf, err := w.controller.Tree(ctx)
-		uiDo(func() {
+		if w.bg.ctx.Err() != nil {
+			return
+		}
+		w.do(func() {
 			if err != nil {
 				dialog.ShowError(err, w.win)
 				return
@@ -113,7 +119,7 @@ func (w *Window) refreshTree(ot *openTree) {
 			ot.view.SetRows(rows)
 			ot.view.Focus(w.win.Canvas())
 		})
-	}()
+	})
 }
 
 // followTree appends the entries added since the tree was drawn.
@@ -123,14 +129,14 @@ func (w *Window) followTree() {
 		return
 	}
 	since := ot.lastID
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	w.bg.Go(func(ctx context.Context) {
+		ctx, cancel := context.WithTimeout(ctx, callTimeout)
 		defer cancel()
 		entries, err := w.controller.EntriesSince(ctx, since)
 		if err != nil || len(entries) == 0 {
 			return
 		}
-		uiDo(func() {
+		w.do(func() {
 			if w.tree != ot {
 				return
 			}
@@ -146,7 +152,7 @@ func (w *Window) followTree() {
 			rows[len(rows)-1].IsLeaf = true
 			ot.view.AppendRows(rows)
 		})
-	}()
+	})
 }
 
 // lastAppended finds the newest entry of a tree by timestamp order of the
@@ -232,8 +238,8 @@ func (w *Window) loadCommands() {
 	if w.controller == nil {
 		return
 	}
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	w.bg.Go(func(ctx context.Context) {
+		ctx, cancel := context.WithTimeout(ctx, callTimeout)
 		defer cancel()
 		cmds, err := w.controller.Commands(ctx)
 		if err != nil {
@@ -247,11 +253,11 @@ func (w *Window) loadCommands() {
 			}
 			items[i] = widgets.PaletteItem{ID: "cmd:" + c.Name, Title: "/" + c.Name, Detail: detail, Source: c.Source}
 		}
-		uiDo(func() {
+		w.do(func() {
 			w.commands = items
 			w.slash.SetCommands(items)
 		})
-	}()
+	})
 }
 
 func (w *Window) actionNotifications() {

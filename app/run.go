@@ -32,7 +32,7 @@ func Run(args []string) int {
 	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
 	go func() {
 		if _, ok := <-signals; ok {
-			uiDo(w.Quit)
+			w.do(w.Quit)
 		}
 	}()
 	stopProfiles := startProfiles()

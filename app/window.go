@@ -66,6 +66,8 @@ type Window struct {
 	focused   bool
 	quitOnce  sync.Once
 	loopEnded atomic.Bool
+	// bg runs the window's background work; quitting stops it first.
+	bg *workers
 	// stopBashTick stops the clock of running !commands.
 	stopBashTick func()
 }
@@ -73,10 +75,10 @@ type Window struct {
 // NewWindow builds the main window. It starts the agent when one is found,
 // else shows the first-run panel.
 func NewWindow(a fyne.App, flags Flags) *Window {
-	w := &Window{app: a, flags: flags, settings: LoadSettings(a.Preferences()), session: NewSession()}
+	w := &Window{app: a, flags: flags, settings: LoadSettings(a.Preferences()), session: NewSession(), bg: newWorkers()}
 	w.win = a.NewWindow(appTitle)
 	w.frames = newFrames(w.drawPaced)
-	w.dialogs = &dialogQueue{parent: w.win, respond: func(id string, ans rpcconn.UIAnswer) {
+	w.dialogs = &dialogQueue{parent: w.win, do: w.do, respond: func(id string, ans rpcconn.UIAnswer) {
 		if w.controller != nil {
 			w.controller.Respond(id, ans)
 		}
@@ -127,14 +129,14 @@ func (w *Window) build() {
 	w.prompt.Editor.OnShortcut = w.shortcut
 	w.prompt.Editor.OnPaste = w.pasteImage
 	w.prompt.Editor.SetCursorBlink(w.settings.BlinkCursor)
-	// The idle timer's work goes through uiDo, which the window tests
-	// serialize with their own UI actions.
-	w.prompt.Editor.RunOnUI = func(f func()) { uiDo(f) }
+	// The idle timer's work goes through w.do (uiDo), which the window
+	// tests serialize with their own UI actions.
+	w.prompt.Editor.RunOnUI = w.do
 	w.toasts = widgets.NewToastLayer()
 	w.above, w.below = widgets.NewExtensionBlocks(), widgets.NewExtensionBlocks()
 	w.draftRestore = widgets.NewDraftRestore()
 	w.draftRestore.OnRestore = func() { w.prompt.Editor.SetTextCursorAtEnd(w.draftRestore.Previous()) }
-	w.retry = newRetryStrip(w.actionAbortRetry)
+	w.retry = newRetryStrip(w.do, w.actionAbortRetry)
 	w.attachStrip = widgets.NewAttachmentStrip()
 	w.attachStrip.OnRemove = w.removeImage
 	w.attachStrip.OnPreview = w.previewImage
@@ -237,7 +239,7 @@ func (w *Window) connect() {
 	}
 	args := append(append([]string(nil), w.settings.AgentArgs...), w.flags.AgentArgs...)
 	w.controller = NewController(w.session, w, rpcconn.Options{Path: found.Path, Args: args, Dir: dir})
-	w.controller.onReady = func() { uiDo(w.loadCommands) }
+	w.controller.onReady = func() { w.do(w.loadCommands) }
 	w.controller.Start()
 }
 
@@ -269,7 +271,7 @@ func (w *Window) submit(text string, mode widgets.SubmitMode) {
 		w.prompt.Editor.Clear()
 		w.draftRestore.Hide()
 		w.controller.Send(text, images, mode == widgets.SubmitFollowUp, func() {
-			uiDo(func() {
+			w.do(func() {
 				for _, id := range ids {
 					w.removeImage(id)
 				}
@@ -348,6 +350,7 @@ func (w *Window) quit() {
 		// goroutines that may be waiting for the UI.
 		c := w.controller
 		go func() {
+			w.bg.stop()
 			c.Shutdown()
 			// Once Fyne's loop has ended, fyne.Do would run Quit here, on
 			// a goroutine, after the graphics library is gone.
@@ -357,7 +360,12 @@ func (w *Window) quit() {
 		}()
 		return
 	}
-	w.app.Quit()
+	go func() {
+		w.bg.stop()
+		if !w.loopEnded.Load() {
+			uiDo(w.quitApp)
+		}
+	}()
 }
 
 // Invalidate implements UI.
@@ -369,15 +377,15 @@ func (w *Window) ConnectFailed(err error) { w.Invalidate() }
 
 // ShowDialog implements UI.
 func (w *Window) ShowDialog(req *rpcconn.ExtensionUIRequest) {
-	uiDo(func() { w.dialogs.Add(req) })
+	w.do(func() { w.dialogs.Add(req) })
 }
 
 // CloseDialogs implements UI.
-func (w *Window) CloseDialogs() { uiDo(w.dialogs.CloseAll) }
+func (w *Window) CloseDialogs() { w.do(w.dialogs.CloseAll) }
 
 // SetEditorText implements UI. A draft it replaces can be restored.
 func (w *Window) SetEditorText(text string) {
-	uiDo(func() {
+	w.do(func() {
 		if old := w.prompt.Editor.Text(); strings.TrimSpace(old) != "" && old != text {
 			w.draftRestore.ShowFor(old)
 		}
@@ -389,7 +397,7 @@ func (w *Window) SetEditorText(text string) {
 // Notify implements UI: a toast, kept in the history, and a desktop
 // notification when the window is not in front.
 func (w *Window) Notify(n widgets.Notice) {
-	uiDo(func() {
+	w.do(func() {
 		w.toasts.ShowNotice(n)
 		if n.Source == "extension_error" {
 			w.extErrors = append(w.extErrors, n)
@@ -402,7 +410,7 @@ func (w *Window) Notify(n widgets.Notice) {
 
 // Settled implements UI.
 func (w *Window) Settled() {
-	uiDo(func() {
+	w.do(func() {
 		w.followTree()
 		if len(w.commands) == 0 {
 			w.loadCommands()
@@ -412,7 +420,7 @@ func (w *Window) Settled() {
 
 // RestoreDraft implements UI: the text goes below whatever is being typed.
 func (w *Window) RestoreDraft(text string) {
-	uiDo(func() {
+	w.do(func() {
 		e := w.prompt.Editor
 		if cur := strings.TrimRight(e.Text(), "\n"); cur != "" {
 			text = cur + "\n\n" + text
@@ -441,8 +449,23 @@ func (w *Window) openPath(path string) {
 	}
 }
 
+// do runs f on the UI goroutine, soon; it never waits. Once Fyne's loop
+// has ended it does nothing: Fyne would then run f at once on the calling
+// goroutine, with the window and the graphics library gone.
+func (w *Window) do(f func()) {
+	if w.loopEnded.Load() {
+		return
+	}
+	uiDo(func() {
+		if !w.loopEnded.Load() {
+			f()
+		}
+	})
+}
+
 // shutdown makes sure the agent is gone once the app loop has ended,
-// whichever way it ended.
+// whichever way it ended: the window's background work is cancelled and
+// waited for, then the agent is stopped.
 func (w *Window) shutdown() {
 	w.loopEnded.Store(true)
 	w.frames.Stop()
@@ -451,6 +474,7 @@ func (w *Window) shutdown() {
 		w.stopBashTick()
 		w.stopBashTick = nil
 	}
+	w.bg.stop()
 	if w.controller != nil {
 		w.controller.Shutdown()
 	}
