@@ -119,9 +119,11 @@ func (w *Window) showAttachments() {
 func (w *Window) previewImage(id string) {
 	for _, img := range w.images {
 		if img.id == id && img.err == nil && !img.loading {
-			d := dialog.NewCustom(img.name, "Close", widgets.NewImagePreview(img.att.Data, img.name, img.att.Note()), w.win)
-			d.Resize(fyne.NewSize(720, 560))
-			d.Show()
+			k := newKeyDialog(w.win, w.modals)
+			k.build(img.name, widgets.NewImagePreview(img.att.Data, img.name, img.att.Note()),
+				dialogAction{label: "Close", isDefault: true, isCancel: true})
+			k.Resize(fyne.NewSize(720, 560))
+			k.Show()
 			return
 		}
 	}
@@ -159,7 +161,7 @@ func (w *Window) actionAttach() {
 					r.Close()
 					w.attachFiles([]string{r.URI().Path()})
 				}, w.win)
-				d.Show()
+				w.showFileDialog(d)
 			}
 		})
 	}()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"knightcode.ai/desktop/rpcconn"
@@ -13,11 +14,21 @@ import (
 // Sessions lists the agent's session files, newest first, for the browser.
 func (c *Controller) Sessions(ctx context.Context, all bool) ([]SessionInfo, []SkippedFile, error) {
 	home, _ := os.UserHomeDir()
-	cwd := c.opts.Dir
-	if cwd == "" {
-		cwd, _ = os.Getwd()
+	opts := c.options()
+	return ListSessions(ctx, SessionRoots(opts.Args, home), c.WorkDir(), all)
+}
+
+// WorkDir is the agent's working folder as it was started there: the
+// folder "this folder" means.
+func (c *Controller) WorkDir() string {
+	dir := c.options().Dir
+	if dir == "" {
+		dir, _ = os.Getwd()
 	}
-	return ListSessions(ctx, SessionRoots(c.opts.Args, home), cwd, all)
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	return dir
 }
 
 // SwitchSession opens another session file and loads its transcript.

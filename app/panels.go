@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/dialog"
 
 	"knightcode.ai/desktop/rpcconn"
 	"knightcode.ai/desktop/widgets"
@@ -17,8 +16,8 @@ func (w *Window) actionBrowse() {
 	if !w.needAgent() {
 		return
 	}
+	k := newKeyDialog(w.win, w.modals)
 	b := widgets.NewSessionBrowser()
-	d := dialog.NewCustomWithoutButtons("Sessions", b, w.win)
 	load := func(all bool) {
 		w.bg.Go(func(ctx context.Context) {
 			ctx, cancel := context.WithTimeout(ctx, callTimeout)
@@ -29,7 +28,7 @@ func (w *Window) actionBrowse() {
 			}
 			w.do(func() {
 				if err != nil {
-					dialog.ShowError(err, w.win)
+					w.showError(err)
 					return
 				}
 				b.SetSessions(sessionRows(infos, w.session.SessionFile()))
@@ -37,17 +36,18 @@ func (w *Window) actionBrowse() {
 		})
 	}
 	b.OnOpen = func(path string) {
-		d.Hide()
+		k.Close()
 		w.controller.SwitchSession(path)
 	}
 	b.OnNew = func() {
-		d.Hide()
+		k.Close()
 		w.controller.NewSession()
 	}
 	b.OnScopeChanged = load
-	b.OnClose = d.Hide
-	d.Resize(fyne.NewSize(760, 520))
-	d.Show()
+	b.OnClose = k.Cancel
+	k.build("Sessions", b)
+	k.Resize(fyne.NewSize(760, 520))
+	k.Show()
 	b.FocusSearch(w.win.Canvas())
 	load(b.Scope())
 }
@@ -73,16 +73,17 @@ func (w *Window) actionTree() {
 	if !w.needAgent() {
 		return
 	}
+	k := newKeyDialog(w.win, w.modals)
 	t := widgets.NewSessionTree()
-	d := dialog.NewCustomWithoutButtons("Session tree", t, w.win)
 	t.OnFork = func(entryID string) {
-		d.Hide()
+		k.Close()
 		w.controller.Fork(entryID)
 	}
-	t.OnClose = d.Hide
-	d.SetOnClosed(func() { w.tree = nil })
-	d.Resize(fyne.NewSize(760, 560))
-	d.Show()
+	t.OnClose = k.Cancel
+	k.onClosed = func() { w.tree = nil }
+	k.build("Session tree", t)
+	k.Resize(fyne.NewSize(760, 560))
+	k.Show()
 	w.tree = &openTree{view: t}
 	w.refreshTree(w.tree)
 }
@@ -105,7 +106,7 @@ func (w *Window) refreshTree(ot *openTree) {
 		}
 		w.do(func() {
 			if err != nil {
-				dialog.ShowError(err, w.win)
+				w.showError(err)
 				return
 			}
 			rows := treeRows(roots, leaf)
@@ -269,9 +270,11 @@ func (w *Window) actionExtensionLog() {
 }
 
 func (w *Window) showNoticeList(title string, notices []widgets.Notice) {
+	k := newKeyDialog(w.win, w.modals)
 	list := widgets.NewNotificationList()
+	list.OnClose = k.Cancel
 	list.SetNotices(notices)
-	d := dialog.NewCustom(title, "Close", list, w.win)
-	d.Resize(fyne.NewSize(680, 440))
-	d.Show()
+	k.build(title, list, dialogAction{label: "Close", isDefault: true, isCancel: true})
+	k.Resize(fyne.NewSize(680, 440))
+	k.Show()
 }

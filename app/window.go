@@ -10,8 +10,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 
 	"knightcode.ai/desktop/rpcconn"
@@ -33,7 +31,9 @@ type Window struct {
 	controller *Controller
 	frames     *frames
 	dialogs    *dialogQueue
-	probe      *paintProbe
+	// modals are the open dialogs, for the keyboard.
+	modals *modalStack
+	probe  *paintProbe
 
 	// The last view drawn, so unchanged parts are skipped.
 	drawn View
@@ -68,6 +68,8 @@ type Window struct {
 	loopEnded atomic.Bool
 	// bg runs the window's background work; quitting stops it first.
 	bg *workers
+	// started is how the agent was last started, for Settings.
+	started startInfo
 	// stopBashTick stops the clock of running !commands.
 	stopBashTick func()
 }
@@ -78,13 +80,16 @@ func NewWindow(a fyne.App, flags Flags) *Window {
 	w := &Window{app: a, flags: flags, settings: LoadSettings(a.Preferences()), session: NewSession(), bg: newWorkers()}
 	w.win = a.NewWindow(appTitle)
 	w.frames = newFrames(w.drawPaced)
-	w.dialogs = &dialogQueue{parent: w.win, do: w.do, respond: func(id string, ans rpcconn.UIAnswer) {
+	w.modals = &modalStack{}
+	w.dialogs = &dialogQueue{parent: w.win, do: w.do, stack: w.modals, respond: func(id string, ans rpcconn.UIAnswer) {
 		if w.controller != nil {
 			w.controller.Respond(id, ans)
 		}
 	}}
 	w.build()
 	w.dialogs.done = func() { w.win.Canvas().Focus(w.prompt.Editor) }
+	// Once the last dialog closed, the keyboard goes back to the editor.
+	w.modals.empty = func() { w.win.Canvas().Focus(w.prompt.Editor) }
 	w.win.Resize(fyne.NewSize(1200, 800))
 	w.win.SetCloseIntercept(func() { w.Quit() })
 	w.win.SetOnDropped(w.onDropped)
@@ -160,10 +165,14 @@ func (w *Window) build() {
 		}
 	}
 	w.win.SetContent(container.NewStack(w.body, w.toasts.Object(), w.probe.object))
-	// Keys with nothing focused (an extension dialog is showing).
+	// Keys with nothing focused: a dialog shows, and none of its widgets
+	// has the focus. Esc closes it, Enter presses its default button.
 	w.win.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) {
-		if ev.Name == fyne.KeyEscape && w.dialogs.Open() {
-			w.dialogs.CancelCurrent()
+		if w.modals.key(ev) {
+			return
+		}
+		if ev.Name == fyne.KeyEscape && w.palette.Showing() {
+			w.palette.Hide()
 		}
 	})
 	menu := w.buildMenu()
@@ -186,11 +195,11 @@ func (w *Window) editorChanged(text string) {
 }
 
 // stop is Esc and the Stop button: it stops a running !command and the
-// run, and takes back what waits. With an extension dialog showing, Esc
-// belongs to the dialog, never to the agent.
+// run, and takes back what waits. With a dialog showing, Esc belongs to
+// the dialog, never to the agent.
 func (w *Window) stop() {
-	if w.dialogs.Open() {
-		w.dialogs.CancelCurrent()
+	if m := w.modals.top(); m != nil {
+		m.Cancel()
 		return
 	}
 	if w.controller == nil {
@@ -213,8 +222,14 @@ func (w *Window) actionStop() {
 	w.stop()
 }
 
-// restart starts a fresh agent after an exit or a failed start; the
-// transcript and the draft stay.
+// startOptions is how the agent is started, from w.started.
+func (w *Window) startOptions() rpcconn.Options {
+	return rpcconn.Options{Path: w.started.agent, Args: w.started.args, Dir: w.started.dir}
+}
+
+// restart starts a fresh agent after an exit or a failed start, or after
+// the settings changed, with the settings as they are now; the transcript
+// and the draft stay.
 func (w *Window) restart() {
 	w.banner.Hide()
 	w.body.Refresh()
@@ -223,22 +238,21 @@ func (w *Window) restart() {
 		w.connect()
 		return
 	}
+	if st := resolveStart(w.flags, w.settings, systemLookup, os.Getwd); st.agent != "" {
+		w.started = st
+		w.controller.SetOptions(w.startOptions())
+	}
 	w.controller.Restart()
 }
 
 // connect starts the agent, or asks for one.
 func (w *Window) connect() {
-	found, ok := FindAgent(w.flags.Agent, w.settings.AgentPath)
-	if !ok {
+	w.started = resolveStart(w.flags, w.settings, systemLookup, os.Getwd)
+	if w.started.agent == "" {
 		w.showFirstRun()
 		return
 	}
-	dir := w.flags.Dir
-	if dir == "" {
-		dir = w.settings.WorkDir
-	}
-	args := append(append([]string(nil), w.settings.AgentArgs...), w.flags.AgentArgs...)
-	w.controller = NewController(w.session, w, rpcconn.Options{Path: found.Path, Args: args, Dir: dir})
+	w.controller = NewController(w.session, w, w.startOptions())
 	w.controller.onReady = func() { w.do(w.loadCommands) }
 	w.controller.Start()
 }
@@ -288,21 +302,12 @@ func (w *Window) submit(text string, mode widgets.SubmitMode) {
 }
 
 // confirmImagesForTextModel warns before images go to a model that does
-// not read them: send anyway, or pick another model first.
+// not read them: send anyway, or pick another model first (the default).
 func (w *Window) confirmImagesForTextModel(send func()) {
-	var d dialog.Dialog
-	msg := widget.NewLabel(w.drawn.ModelName + " does not take images as input; the agent may drop them or fail.\nSend anyway, or switch to a model that reads images?")
-	msg.Wrapping = fyne.TextWrapWord
-	sendAnyway := widget.NewButton("Send anyway", func() { d.Hide(); send() })
-	switchModel := widget.NewButton("Switch model", func() {
-		d.Hide()
-		w.models.Open()
-	})
-	switchModel.Importance = widget.HighImportance
-	cancel := widget.NewButton("Cancel", func() { d.Hide() })
-	d = dialog.NewCustomWithoutButtons("This model does not read images", container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), cancel, switchModel, sendAnyway)), w.win)
-	d.Resize(fyne.NewSize(520, 200))
-	d.Show()
+	w.ask("This model does not read images", w.drawn.ModelName+" does not take images as input; the agent may drop them or fail.\nSend anyway, or switch to a model that reads images?",
+		dialogAction{label: "Cancel", isCancel: true},
+		dialogAction{label: "Send anyway", run: send},
+		dialogAction{label: "Switch model", isDefault: true, run: w.models.Open})
 }
 
 func (w *Window) shortcut(name string) {
