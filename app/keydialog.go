@@ -101,6 +101,8 @@ type keyDialog struct {
 	stack  *modalStack
 	keys   *widgets.DialogKeys
 	dlg    *dialog.CustomDialog
+	// content is what the dialog shows above its buttons.
+	content fyne.CanvasObject
 
 	actions []dialogAction
 	buttons []*widgets.DialogButton
@@ -129,7 +131,7 @@ func (k *keyDialog) Keys() *widgets.DialogKeys { return k.keys }
 // build makes the dialog with its content and buttons, in the order given
 // (the desktop order: Cancel first, the default last).
 func (k *keyDialog) build(title string, content fyne.CanvasObject, actions ...dialogAction) *keyDialog {
-	k.actions = actions
+	k.actions, k.content = actions, content
 	k.dlg = dialog.NewCustomWithoutButtons(title, content, k.parent)
 	var row []fyne.CanvasObject
 	for i, a := range actions {
