@@ -70,6 +70,9 @@ type Window struct {
 	bg *workers
 	// started is how the agent was last started, for Settings.
 	started startInfo
+	// referenceNote is the draft as a dropped file's reference left it,
+	// while the note offering to undo that shows.
+	referenceNote string
 	// stopBashTick stops the clock of running !commands.
 	stopBashTick func()
 }
@@ -186,6 +189,12 @@ func (w *Window) editorChanged(text string) {
 	if trace.enabled() {
 		trace.Mark("editor", len(text))
 	}
+	// The note offering to undo a dropped file's reference goes once the
+	// draft changes otherwise: its Undo would take back that change.
+	if w.referenceNote != "" && text != w.referenceNote {
+		w.referenceNote = ""
+		w.draftRestore.Hide()
+	}
 	if !strings.HasPrefix(text, "/") && !w.slash.Visible() {
 		return
 	}
@@ -282,6 +291,7 @@ func (w *Window) submit(text string, mode widgets.SubmitMode) {
 	send := func() {
 		// The editor is cleared now for a snappy feel; the controller hands
 		// the text back if sending fails. Images go once the agent has them.
+		w.referenceNote = ""
 		w.prompt.Editor.Clear()
 		w.draftRestore.Hide()
 		w.controller.Send(text, images, mode == widgets.SubmitFollowUp, func() {
@@ -391,6 +401,7 @@ func (w *Window) CloseDialogs() { w.do(w.dialogs.CloseAll) }
 // SetEditorText implements UI. A draft it replaces can be restored.
 func (w *Window) SetEditorText(text string) {
 	w.do(func() {
+		w.referenceNote = "" // the line now offers the old draft back
 		if old := w.prompt.Editor.Text(); strings.TrimSpace(old) != "" && old != text {
 			w.draftRestore.ShowFor(old)
 		}

@@ -107,12 +107,18 @@ func (e *PromptEditor) SetTextCursorAtEnd(text string) {
 // draft has not changed since.
 func (e *PromptEditor) InsertAtCursor(text string) {
 	e.keepStill(func() {
-		if e.SelectedText() != "" {
-			// Right without Shift ends the selection at its end.
-			e.Entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyRight})
-		}
+		e.CollapseSelection()
 		e.Entry.TypedShortcut(&fyne.ShortcutPaste{Clipboard: textClipboard(text)})
 	})
+}
+
+// CollapseSelection ends a selection with the cursor at its end, the text
+// kept.
+func (e *PromptEditor) CollapseSelection() {
+	if e.SelectedText() != "" {
+		// Right without Shift does that.
+		e.keepStill(func() { e.Entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyRight}) })
+	}
 }
 
 // UndoInsert takes back the last change to the draft, as Ctrl+Z does.
