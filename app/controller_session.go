@@ -31,11 +31,22 @@ func (c *Controller) WorkDir() string {
 	return dir
 }
 
+// folderGoneUI is a UI that can offer what to do with a session whose
+// folder is gone, when the agent refused it for that.
+type folderGoneUI interface {
+	SessionFolderGone(path string)
+}
+
 // SwitchSession opens another session file and loads its transcript.
 func (c *Controller) SwitchSession(path string) {
 	c.do("Open session", callTimeout, func(ctx context.Context, conn *rpcconn.Conn) error {
 		cancelled, err := conn.SwitchSession(ctx, path)
 		if err != nil {
+			// pi: "Stored session working directory does not exist".
+			if g, ok := c.ui.(folderGoneUI); ok && strings.Contains(err.Error(), "working directory does not exist") && folderGone(sessionCwd(path)) {
+				g.SessionFolderGone(path)
+				return nil
+			}
 			return err
 		}
 		if cancelled {

@@ -18,6 +18,8 @@ func (w *Window) actionBrowse() {
 	}
 	k := newKeyDialog(w.win, w.modals)
 	b := widgets.NewSessionBrowser()
+	// listed are the sessions shown, to know more of the one opened.
+	var listed []SessionInfo
 	load := func(all bool) {
 		w.bg.Go(func(ctx context.Context) {
 			ctx, cancel := context.WithTimeout(ctx, callTimeout)
@@ -31,13 +33,20 @@ func (w *Window) actionBrowse() {
 					w.showError(err)
 					return
 				}
+				listed = infos
 				b.SetSessions(sessionRows(infos, w.session.SessionFile()))
 			})
 		})
 	}
 	b.OnOpen = func(path string) {
 		k.Close()
-		w.controller.SwitchSession(path)
+		for _, in := range listed {
+			if in.Path == path {
+				w.openSession(in)
+				return
+			}
+		}
+		w.openSession(SessionInfo{Path: path})
 	}
 	b.OnNew = func() {
 		k.Close()
@@ -62,8 +71,12 @@ func sessionRows(infos []SessionInfo, current string) []widgets.SessionRow {
 		if title == "" {
 			title = "(empty session)"
 		}
+		problems := in.Problems
+		if in.FolderGone {
+			problems = append([]string{"folder no longer exists"}, problems...)
+		}
 		rows[i] = widgets.SessionRow{Path: in.Path, Title: title, Subtitle: in.Cwd, Modified: in.Modified,
-			Messages: in.MessageCount, Model: in.Model, Problem: strings.Join(in.Problems, "; "), Current: in.Path == current}
+			Messages: in.MessageCount, Model: in.Model, Problem: strings.Join(problems, "; "), Current: in.Path == current}
 	}
 	return rows
 }

@@ -73,6 +73,8 @@ type Window struct {
 	// referenceNote is the draft as a dropped file's reference left it,
 	// while the note offering to undo that shows.
 	referenceNote string
+	// readOnly are the windows showing a session read-only.
+	readOnly []fyne.Window
 	// stopBashTick stops the clock of running !commands.
 	stopBashTick func()
 }
