@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
 
 	"knightcode.ai/desktop/rpcconn"
 	"knightcode.ai/desktop/widgets"
@@ -287,7 +288,16 @@ func (w *Window) showNoticeList(title string, notices []widgets.Notice) {
 	list := widgets.NewNotificationList()
 	list.OnClose = k.Cancel
 	list.SetNotices(notices)
-	k.build(title, list, dialogAction{label: "Close", isDefault: true, isCancel: true})
+	// Copy puts the selected notice's whole text on the clipboard (the
+	// text itself is not selectable: a selectable label would keep Esc).
+	k.build(title, list,
+		dialogAction{label: "Copy", icon: theme.ContentCopyIcon(), keepOpen: true, run: func() {
+			if text := list.SelectedText(); text != "" {
+				w.app.Clipboard().SetContent(text)
+				w.toasts.Show("Copied", widgets.NoticeInfo)
+			}
+		}},
+		dialogAction{label: "Close", isDefault: true, isCancel: true})
 	k.Resize(fyne.NewSize(680, 440))
 	k.Show()
 }
