@@ -1,12 +1,14 @@
 package app
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	native "github.com/sqweek/dialog"
 
@@ -19,7 +21,7 @@ import (
 
 func (w *Window) needAgent() bool {
 	if w.controller == nil {
-		dialog.ShowInformation("No agent", "Choose the agent executable first.", w.win)
+		w.message("No agent", "Choose the agent executable first.")
 		return false
 	}
 	return true
@@ -31,21 +33,34 @@ func (w *Window) actionNewSession() {
 	}
 }
 
+// actionRename names the session: the name is selected, so typing
+// replaces it; Enter renames, Esc cancels. Rename waits for a name.
 func (w *Window) actionRename() {
 	if !w.needAgent() {
 		return
 	}
-	entry := widget.NewEntry()
+	k := newKeyDialog(w.win, w.modals)
+	entry := widgets.NewDialogEntry(k.Keys())
 	entry.SetText(w.drawn.SessionName)
 	entry.SetPlaceHolder("Session name")
-	d := dialog.NewForm("Rename session", "Rename", "Cancel", []*widget.FormItem{widget.NewFormItem("Name", entry)}, func(ok bool) {
-		if ok && strings.TrimSpace(entry.Text) != "" {
+	k.focus = entry
+	k.build("Rename session", widget.NewForm(widget.NewFormItem("Name", entry)),
+		dialogAction{label: "Cancel", isCancel: true},
+		dialogAction{label: "Rename", icon: theme.ConfirmIcon(), isDefault: true, run: func() {
 			w.controller.Rename(strings.TrimSpace(entry.Text))
+		}})
+	rename := k.button("Rename")
+	entry.OnChanged = func(text string) {
+		if strings.TrimSpace(text) == "" {
+			rename.Disable()
+		} else {
+			rename.Enable()
 		}
-	}, w.win)
-	d.Resize(fyne.NewSize(420, 160))
-	d.Show()
-	w.win.Canvas().Focus(entry)
+	}
+	entry.OnChanged(entry.Text)
+	k.Resize(fyne.NewSize(420, 160))
+	k.Show()
+	entry.TypedShortcut(&fyne.ShortcutSelectAll{})
 }
 
 func (w *Window) actionClone() {
@@ -59,34 +74,46 @@ func (w *Window) actionFork() {
 	if !w.needAgent() {
 		return
 	}
-	go func() {
-		ctx, cancel := contextWithTimeout(callTimeout)
+	w.bg.Go(func(ctx context.Context) {
+		ctx, cancel := context.WithTimeout(ctx, callTimeout)
 		defer cancel()
 		msgs, err := w.controller.ForkMessages(ctx)
-		uiDo(func() {
+		if w.bg.ctx.Err() != nil {
+			return
+		}
+		w.do(func() {
 			if err != nil {
-				dialog.ShowError(err, w.win)
+				w.showError(err)
 				return
 			}
 			if len(msgs) == 0 {
-				dialog.ShowInformation("Fork", "There is no earlier prompt to fork from yet.", w.win)
+				w.message("Fork", "There is no earlier prompt to fork from yet.")
 				return
 			}
-			var d dialog.Dialog
-			list := widget.NewList(func() int { return len(msgs) },
-				func() fyne.CanvasObject { return widget.NewLabel("") },
-				func(i widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(oneLine(msgs[i].Text, 100)) })
-			list.OnSelected = func(i widget.ListItemID) {
-				d.Hide()
-				w.controller.Fork(msgs[i].EntryID)
+			texts := make([]string, len(msgs))
+			for i, m := range msgs {
+				texts[i] = oneLine(m.Text, 100)
 			}
-			d = dialog.NewCustom("Fork from an earlier prompt", "Cancel", container.NewBorder(
+			k := newKeyDialog(w.win, w.modals)
+			list := widgets.NewOptionList(texts, k.Keys())
+			k.focus = list.Focusable()
+			k.build("Fork from an earlier prompt", container.NewBorder(
 				widget.NewLabel("The conversation continues from before the chosen prompt, which comes back into the editor."),
-				nil, nil, nil, list), w.win)
-			d.Resize(fyne.NewSize(640, 420))
-			d.Show()
+				nil, nil, nil, list),
+				dialogAction{label: "Cancel", isCancel: true},
+				dialogAction{label: "Fork", icon: theme.ConfirmIcon(), isDefault: true, run: func() {
+					if i := list.Selected(); i >= 0 {
+						w.controller.Fork(msgs[i].EntryID)
+					}
+				}})
+			fork := k.button("Fork")
+			fork.Disable()
+			list.OnSelect = func(int) { fork.Enable() }
+			list.OnChoose = func(int) { k.Submit() }
+			k.Resize(fyne.NewSize(640, 420))
+			k.Show()
 		})
-	}()
+	})
 }
 
 // actionExport asks where to save the HTML export, then offers to open it.
@@ -98,9 +125,12 @@ func (w *Window) actionExport() {
 	if n := w.drawn.SessionName; n != "" {
 		name = strings.ReplaceAll(n, string(filepath.Separator), "-") + ".html"
 	}
+	// The platform's dialog cannot be cancelled from here: this goroutine
+	// is not waited for on quit, and what it hands to the UI after the
+	// window closed is dropped.
 	go func() {
 		path, err := native.File().Title("Export session as HTML").Filter("HTML", "html").SetStartFile(name).Save()
-		uiDo(func() {
+		w.do(func() {
 			switch {
 			case err == nil:
 				w.export(path)
@@ -114,7 +144,7 @@ func (w *Window) actionExport() {
 					w.export(u.URI().Path())
 				}, w.win)
 				d.SetFileName(name)
-				d.Show()
+				w.showFileDialog(d)
 			}
 		})
 	}()
@@ -125,12 +155,10 @@ func (w *Window) export(path string) {
 		path += ".html"
 	}
 	w.controller.ExportHTML(path, func(written string) {
-		uiDo(func() {
-			dialog.ShowConfirm("Exported", "Saved to "+written+".\nOpen it now?", func(open bool) {
-				if open {
-					w.openPath(written)
-				}
-			}, w.win)
+		w.do(func() {
+			w.ask("Exported", "Saved to "+written+".\nOpen it now?",
+				dialogAction{label: "Close", isCancel: true},
+				dialogAction{label: "Open", icon: theme.FileIcon(), isDefault: true, run: func() { w.openPath(written) }})
 		})
 	})
 }
@@ -140,45 +168,51 @@ func (w *Window) actionCopyLastAnswer() {
 		return
 	}
 	w.controller.LastAnswer(func(text string) {
-		uiDo(func() {
+		w.do(func() {
 			w.app.Clipboard().SetContent(text)
 			w.toasts.Show("Last answer copied", widgets.NoticeInfo)
 		})
 	})
 }
 
+// actionCompact asks for optional instructions; Enter starts a new line
+// in them, Ctrl+Enter (or Enter on the Compact button) compacts.
 func (w *Window) actionCompact() {
 	if !w.needAgent() {
 		return
 	}
-	entry := widget.NewMultiLineEntry()
+	k := newKeyDialog(w.win, w.modals)
+	entry := widgets.NewDialogMultiLineEntry(k.Keys())
 	entry.SetPlaceHolder("Optional: what the summary should focus on")
 	entry.SetMinRowsVisible(3)
-	d := dialog.NewForm("Compact the conversation", "Compact", "Cancel", []*widget.FormItem{widget.NewFormItem("Instructions", entry)}, func(ok bool) {
-		if ok {
+	k.focus = entry
+	hint := widget.NewLabel("Ctrl+Enter compacts · Esc cancels")
+	hint.Importance = widget.LowImportance
+	k.build("Compact the conversation", container.NewVBox(widget.NewForm(widget.NewFormItem("Instructions", entry)), hint),
+		dialogAction{label: "Cancel", isCancel: true},
+		dialogAction{label: "Compact", icon: theme.ConfirmIcon(), isDefault: true, run: func() {
 			w.controller.Compact(strings.TrimSpace(entry.Text))
-		}
-	}, w.win)
-	d.Resize(fyne.NewSize(520, 240))
-	d.Show()
+		}})
+	k.Resize(fyne.NewSize(520, 260))
+	k.Show()
 }
 
-// actionModes edits the agent's run settings.
+// actionModes edits the agent's run settings. Space toggles a box, the
+// arrows pick a mode, Enter applies, Esc cancels.
 func (w *Window) actionModes() {
 	if !w.needAgent() {
 		return
 	}
 	m := w.session.Modes()
-	autoCompact := widget.NewCheck("Compact automatically when the context is nearly full", nil)
+	k := newKeyDialog(w.win, w.modals)
+	autoCompact := widgets.NewDialogCheck("Compact automatically when the context is nearly full", k.Keys())
 	autoCompact.SetChecked(m.AutoCompaction)
-	autoRetry := widget.NewCheck("Retry automatically after transient errors", nil)
+	autoRetry := widgets.NewDialogCheck("Retry automatically after transient errors", k.Keys())
 	autoRetry.SetChecked(m.AutoRetry)
 	modes := []string{"one-at-a-time", "all"}
-	steering := widget.NewRadioGroup(modes, nil)
-	steering.Horizontal = true
+	steering := widgets.NewChoice(modes, k.Keys())
 	steering.SetSelected(orDefault(m.SteeringMode, "one-at-a-time"))
-	followUp := widget.NewRadioGroup(modes, nil)
-	followUp.Horizontal = true
+	followUp := widgets.NewChoice(modes, k.Keys())
 	followUp.SetSelected(orDefault(m.FollowUpMode, "one-at-a-time"))
 	items := []*widget.FormItem{
 		widget.NewFormItem("Compaction", autoCompact),
@@ -186,15 +220,15 @@ func (w *Window) actionModes() {
 		widget.NewFormItem("Steering messages", steering),
 		widget.NewFormItem("Follow-up messages", followUp),
 	}
-	d := dialog.NewForm("Agent behaviour", "Apply", "Cancel", items, func(ok bool) {
-		if !ok {
-			return
-		}
-		w.controller.SetModes(AgentModes{AutoCompaction: autoCompact.Checked, AutoRetry: autoRetry.Checked,
-			SteeringMode: steering.Selected, FollowUpMode: followUp.Selected})
-	}, w.win)
-	d.Resize(fyne.NewSize(560, 300))
-	d.Show()
+	k.focus = autoCompact
+	k.build("Agent behaviour", widget.NewForm(items...),
+		dialogAction{label: "Cancel", isCancel: true},
+		dialogAction{label: "Apply", icon: theme.ConfirmIcon(), isDefault: true, run: func() {
+			w.controller.SetModes(AgentModes{AutoCompaction: autoCompact.Checked, AutoRetry: autoRetry.Checked,
+				SteeringMode: steering.Selected(), FollowUpMode: followUp.Selected()})
+		}})
+	k.Resize(fyne.NewSize(600, 300))
+	k.Show()
 }
 
 func orDefault(s, def string) string {

@@ -2,8 +2,6 @@ package app
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -24,9 +22,38 @@ type draftImage struct {
 	err     error
 }
 
-// attachFiles loads image files off the UI goroutine, showing each as it
-// arrives. Files that are not images are offered as paths for the prompt.
+// attachFiles sorts dropped or chosen files off the UI goroutine: images
+// are attached and load there, showing each as it arrives; any other file
+// or folder goes into the draft as an @path reference at the cursor, with
+// a note that can undo it; a file that cannot be read is refused with the
+// reason. Nothing asks a question.
 func (w *Window) attachFiles(paths []string) {
+	if len(paths) == 0 {
+		return
+	}
+	w.bg.Go(func(ctx context.Context) {
+		var images []string
+		var refs, refused []droppedFile
+		for _, p := range paths {
+			switch d := classifyDrop(p); d.kind {
+			case dropImage:
+				images = append(images, p)
+			case dropReference:
+				refs = append(refs, d)
+			default:
+				refused = append(refused, d)
+			}
+		}
+		w.do(func() {
+			w.insertReferences(refs)
+			w.refuseFiles(refused)
+			w.loadImages(images)
+		})
+	})
+}
+
+// loadImages attaches image files, loading them off the UI goroutine.
+func (w *Window) loadImages(paths []string) {
 	if len(paths) == 0 {
 		return
 	}
@@ -37,30 +64,18 @@ func (w *Window) attachFiles(paths []string) {
 		w.images = append(w.images, slots[i])
 	}
 	w.showAttachments()
-	go func() {
-		var notImages []string
-		LoadAttachments(context.Background(), paths, 0, func(i int, a Attachment, err error) {
-			var ae *AttachmentError
-			if errors.As(err, &ae) && (ae.Problem == AttachNotImage || ae.Problem == AttachFolder) {
-				notImages = append(notImages, paths[i])
-			}
-			uiDo(func() {
+	w.bg.Go(func(ctx context.Context) {
+		LoadAttachments(ctx, paths, 0, func(i int, a Attachment, err error) {
+			w.do(func() {
 				slot := slots[i]
 				slot.loading, slot.att, slot.err = false, a, err
-				if errors.As(err, &ae) && (ae.Problem == AttachNotImage || ae.Problem == AttachFolder) {
-					w.removeImage(slot.id)
-					return
-				}
 				if err == nil && a.Resized {
 					w.toasts.Show(slots[i].name+": "+a.Note()+" to fit what models accept.", widgets.NoticeInfo)
 				}
 				w.showAttachments()
 			})
 		})
-		if len(notImages) > 0 {
-			uiDo(func() { w.offerPaths(notImages) })
-		}
-	}()
+	})
 }
 
 func baseName(path string) string {
@@ -68,31 +83,6 @@ func baseName(path string) string {
 		return path[i+1:]
 	}
 	return path
-}
-
-// offerPaths asks whether dropped files that are not images should go into
-// the prompt as @path references, a common way to point the agent at files.
-func (w *Window) offerPaths(paths []string) {
-	what := "this file"
-	if len(paths) > 1 {
-		what = fmt.Sprintf("these %d files", len(paths))
-	}
-	dialog.ShowConfirm("Not an image", "Insert the path of "+what+" into your prompt?\n\n"+strings.Join(paths, "\n"), func(ok bool) {
-		if !ok {
-			return
-		}
-		refs := make([]string, len(paths))
-		for i, p := range paths {
-			refs[i] = "@" + p
-		}
-		e := w.prompt.Editor
-		text := e.Text()
-		if text != "" && !strings.HasSuffix(text, " ") && !strings.HasSuffix(text, "\n") {
-			text += " "
-		}
-		e.SetText(text + strings.Join(refs, " ") + " ")
-		w.win.Canvas().Focus(e)
-	}, w.win)
 }
 
 func (w *Window) removeImage(id string) {
@@ -119,9 +109,11 @@ func (w *Window) showAttachments() {
 func (w *Window) previewImage(id string) {
 	for _, img := range w.images {
 		if img.id == id && img.err == nil && !img.loading {
-			d := dialog.NewCustom(img.name, "Close", widgets.NewImagePreview(img.att.Data, img.name, img.att.Note()), w.win)
-			d.Resize(fyne.NewSize(720, 560))
-			d.Show()
+			k := newKeyDialog(w.win, w.modals)
+			k.build(img.name, widgets.NewImagePreview(img.att.Data, img.name, img.att.Note()),
+				dialogAction{label: "Close", isDefault: true, isCancel: true})
+			k.Resize(fyne.NewSize(720, 560))
+			k.Show()
 			return
 		}
 	}
@@ -143,9 +135,10 @@ func (w *Window) readyImages() (ids []string, images []rpcconn.Image, loading bo
 
 // actionAttach picks image files with the platform's dialog.
 func (w *Window) actionAttach() {
+	// Not waited for on quit: the platform's dialog cannot be cancelled.
 	go func() {
 		path, err := native.File().Title("Attach images").Filter("Images", "png", "jpg", "jpeg", "gif", "webp").Load()
-		uiDo(func() {
+		w.do(func() {
 			switch {
 			case err == nil:
 				w.attachFiles([]string{path})
@@ -158,7 +151,7 @@ func (w *Window) actionAttach() {
 					r.Close()
 					w.attachFiles([]string{r.URI().Path()})
 				}, w.win)
-				d.Show()
+				w.showFileDialog(d)
 			}
 		})
 	}()
@@ -175,13 +168,13 @@ func (w *Window) pasteImage() bool {
 	slot := &draftImage{id: "img" + strconv.Itoa(w.nextImage), name: "pasted image", loading: true}
 	w.images = append(w.images, slot)
 	w.showAttachments()
-	go func() {
+	w.bg.Go(func(context.Context) {
 		a, err := DecodeAttachment("pasted image", data)
-		uiDo(func() {
+		w.do(func() {
 			slot.loading, slot.att, slot.err = false, a, err
 			w.showAttachments()
 		})
-	}()
+	})
 	return true
 }
 

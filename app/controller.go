@@ -167,8 +167,23 @@ func (c *Controller) applyFor(conn *rpcconn.Conn, f func()) bool {
 	return true
 }
 
+// SetOptions changes how the next start or Restart runs the agent (the
+// settings changed).
+func (c *Controller) SetOptions(opts rpcconn.Options) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.opts = opts
+}
+
+// options is how the agent is started.
+func (c *Controller) options() rpcconn.Options {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.opts
+}
+
 func (c *Controller) connect(ctx context.Context, gen uint64, resume string, restart bool) {
-	opts := c.opts
+	opts := c.options()
 	c.apply(gen, func() {
 		c.session.SetAgentName(agentDisplayName(opts.Path))
 		c.session.SetConn(ConnStarting, "")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"knightcode.ai/desktop/rpcconn"
@@ -13,11 +14,27 @@ import (
 // Sessions lists the agent's session files, newest first, for the browser.
 func (c *Controller) Sessions(ctx context.Context, all bool) ([]SessionInfo, []SkippedFile, error) {
 	home, _ := os.UserHomeDir()
-	cwd := c.opts.Dir
-	if cwd == "" {
-		cwd, _ = os.Getwd()
+	opts := c.options()
+	return ListSessions(ctx, SessionRoots(opts.Args, home), c.WorkDir(), all)
+}
+
+// WorkDir is the agent's working folder as it was started there: the
+// folder "this folder" means.
+func (c *Controller) WorkDir() string {
+	dir := c.options().Dir
+	if dir == "" {
+		dir, _ = os.Getwd()
 	}
-	return ListSessions(ctx, SessionRoots(c.opts.Args, home), cwd, all)
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	return dir
+}
+
+// folderGoneUI is a UI that can offer what to do with a session whose
+// folder is gone, when the agent refused it for that.
+type folderGoneUI interface {
+	SessionFolderGone(path string)
 }
 
 // SwitchSession opens another session file and loads its transcript.
@@ -25,6 +42,11 @@ func (c *Controller) SwitchSession(path string) {
 	c.do("Open session", callTimeout, func(ctx context.Context, conn *rpcconn.Conn) error {
 		cancelled, err := conn.SwitchSession(ctx, path)
 		if err != nil {
+			// pi: "Stored session working directory does not exist".
+			if g, ok := c.ui.(folderGoneUI); ok && strings.Contains(err.Error(), "working directory does not exist") && folderGone(sessionCwd(path)) {
+				g.SessionFolderGone(path)
+				return nil
+			}
 			return err
 		}
 		if cancelled {

@@ -6,10 +6,11 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"knightcode.ai/desktop/rpcconn"
+	"knightcode.ai/desktop/widgets"
 )
 
 // dialogQueue shows extension dialogs one at a time, in arrival order. All
@@ -20,6 +21,11 @@ type dialogQueue struct {
 	respond func(id string, answer rpcconn.UIAnswer)
 	// done runs when the last queued dialog has closed.
 	done func()
+	// do hands work to the UI goroutine (nil: uiDo); the window's own
+	// does nothing once its loop has ended.
+	do func(func())
+	// stack is the window's dialogs, which these join (nil: their own).
+	stack *modalStack
 
 	pending []*rpcconn.ExtensionUIRequest
 	current *openDialog
@@ -27,40 +33,15 @@ type dialogQueue struct {
 
 type openDialog struct {
 	req      *rpcconn.ExtensionUIRequest
-	dlg      dialog.Dialog
+	dlg      *keyDialog
 	answered bool
 	finished bool
 	// stopTicking ends the countdown's ticker, if there is one.
 	stopTicking func()
 	// countdownLabel shows the time left before the agent's timeout.
 	countdownLabel *widget.Label
-	// focus is the dialog's entry, if it has one.
+	// focus is the dialog's entry or list, if it has one.
 	focus fyne.Focusable
-}
-
-// escEntry is an entry that cancels its dialog on Esc, which a plain entry
-// ignores.
-type escEntry struct {
-	widget.Entry
-	onEscape func()
-}
-
-func newEscEntry(multiLine bool, onEscape func()) *escEntry {
-	e := &escEntry{onEscape: onEscape}
-	e.MultiLine = multiLine
-	if multiLine {
-		e.Wrapping = fyne.TextWrapWord
-	}
-	e.ExtendBaseWidget(e)
-	return e
-}
-
-func (e *escEntry) TypedKey(ev *fyne.KeyEvent) {
-	if ev.Name == fyne.KeyEscape {
-		e.onEscape()
-		return
-	}
-	e.Entry.TypedKey(ev)
 }
 
 // Add queues a request; it shows at once when no other dialog is open.
@@ -94,24 +75,21 @@ func (q *dialogQueue) next() {
 	d := &openDialog{req: req}
 	q.current = d
 	d.dlg = q.build(d)
-	d.dlg.SetOnClosed(func() {
-		// Closing the dialog any other way than its buttons is a cancel.
+	// Closing the dialog any other way than its answers is a cancel.
+	d.dlg.onClosed = func() {
 		if !d.answered {
 			d.answered = true
 			q.respond(req.ID, rpcconn.AnswerCancelled())
 		}
 		q.finish(d)
-	})
+	}
+	// The editor behind the dialog must not take Esc (it would stop the
+	// agent); the dialog's own entry or list takes the focus, or nothing
+	// does and the window hands Esc and Enter to the dialog.
+	d.dlg.focus = d.focus
 	d.dlg.Show()
 	if req.TimeoutMs > 0 {
 		q.countdown(d)
-	}
-	// The editor behind the dialog must not take Esc (it would stop the
-	// agent); the dialog's own entry takes the focus, or nothing does.
-	if d.focus != nil {
-		q.parent.Canvas().Focus(d.focus)
-	} else {
-		q.parent.Canvas().Unfocus()
 	}
 }
 
@@ -146,16 +124,19 @@ func (q *dialogQueue) finish(d *openDialog) {
 		d.stopTicking()
 	}
 	q.current = nil
-	d.dlg.Hide()
+	d.dlg.Close()
 	q.next()
 }
 
-func (q *dialogQueue) build(d *openDialog) dialog.Dialog {
+// build makes the dialog for d's request: Esc cancels it, Enter gives
+// the default answer (Yes, the picked option, the text).
+func (q *dialogQueue) build(d *openDialog) *keyDialog {
 	req := d.req
 	title := plain(req.Title)
 	if title == "" {
 		title = "The agent asks"
 	}
+	k := newKeyDialog(q.parent, q.modals())
 	// Extensions' text is shown as plain text, never as markup.
 	message := widget.NewLabel(plain(req.Message))
 	message.Wrapping = fyne.TextWrapWord
@@ -164,57 +145,86 @@ func (q *dialogQueue) build(d *openDialog) dialog.Dialog {
 		content.Add(message)
 	}
 	d.countdownLabel = widget.NewLabel("")
+	d.countdownLabel.Importance = widget.LowImportance
+	cancel := dialogAction{label: "Cancel", isCancel: true, run: func() { q.answer(d, rpcconn.AnswerCancelled()) }}
 	switch req.Method {
 	case rpcconn.UIConfirm:
 		content.Add(d.countdownLabel)
-		dlg := dialog.NewCustomConfirm(title, "Yes", "No", content, func(yes bool) {
-			q.answer(d, rpcconn.AnswerConfirmed(yes))
-		}, q.parent)
-		dlg.Resize(fyne.NewSize(440, 200))
-		return dlg
+		// Esc cancels (the agent hears "cancelled"); No is an answer.
+		k.build(title, content,
+			dialogAction{label: "No", icon: theme.CancelIcon(), run: func() { q.answer(d, rpcconn.AnswerConfirmed(false)) }},
+			dialogAction{label: "Yes", icon: theme.ConfirmIcon(), isDefault: true, run: func() { q.answer(d, rpcconn.AnswerConfirmed(true)) }})
+		k.Resize(fyne.NewSize(440, 200))
 	case rpcconn.UISelect:
-		list := widget.NewRadioGroup(req.Options, nil)
-		content.Add(list)
-		content.Add(d.countdownLabel)
-		dlg := dialog.NewCustomConfirm(title, "Choose", "Cancel", content, func(ok bool) {
-			if ok && list.Selected != "" {
-				q.answer(d, rpcconn.AnswerValue(list.Selected))
-			} else {
-				q.answer(d, rpcconn.AnswerCancelled())
+		list := widgets.NewOptionList(plainAll(req.Options), k.Keys())
+		d.focus = list.Focusable()
+		choose := func() {
+			if i := list.Selected(); i >= 0 && i < len(req.Options) {
+				q.answer(d, rpcconn.AnswerValue(req.Options[i]))
 			}
-		}, q.parent)
-		dlg.Resize(fyne.NewSize(440, 160+float32(len(req.Options))*36))
-		return dlg
+		}
+		hint := widget.NewLabel("↑ ↓ pick · Enter chooses · Esc cancels")
+		hint.Importance = widget.LowImportance
+		rows := min(len(req.Options), 8)
+		box := container.NewBorder(content, container.NewVBox(hint, d.countdownLabel), nil, nil,
+			container.NewGridWrap(fyne.NewSize(400, float32(rows)*38), list))
+		k.build(title, box, cancel,
+			dialogAction{label: "Choose", icon: theme.ConfirmIcon(), isDefault: true, run: choose})
+		// Nothing is picked until the user picks: Choose waits for that.
+		chooseButton := k.buttons[1]
+		chooseButton.Disable()
+		list.OnSelect = func(int) { chooseButton.Enable() }
+		list.OnChoose = func(int) { k.Submit() }
+		k.Resize(fyne.NewSize(440, 190+float32(rows)*38))
 	case rpcconn.UIEditor:
-		dlg := q.textDialog(d, title, "Save", true, content)
-		dlg.Resize(fyne.NewSize(560, 420))
-		return dlg
+		q.textDialog(k, d, title, "Save", true, content)
+		k.Resize(fyne.NewSize(560, 440))
 	default: // input
-		return q.textDialog(d, title, "OK", false, content)
+		q.textDialog(k, d, title, "OK", false, content)
+		k.Resize(fyne.NewSize(440, 0).Max(k.dlg.MinSize()))
 	}
+	return k
 }
 
-// textDialog asks for text: one line (input) or many (editor), answered
-// with its value or cancelled.
-func (q *dialogQueue) textDialog(d *openDialog, title, okLabel string, multiLine bool, content *fyne.Container) dialog.Dialog {
-	entry := newEscEntry(multiLine, func() { q.answer(d, rpcconn.AnswerCancelled()) })
-	entry.SetPlaceHolder(plain(d.req.Placeholder))
-	entry.SetText(d.req.Prefill)
+// modals is the stack the dialogs join: the window's, or one of their own.
+func (q *dialogQueue) modals() *modalStack {
+	if q.stack == nil {
+		q.stack = &modalStack{}
+	}
+	return q.stack
+}
+
+func plainAll(options []string) []string {
+	out := make([]string, len(options))
+	for i, o := range options {
+		out[i] = plain(o)
+	}
+	return out
+}
+
+// textDialog asks for text: one line (input, Enter answers) or many
+// (editor: Enter starts a new line, Ctrl+Enter answers).
+func (q *dialogQueue) textDialog(k *keyDialog, d *openDialog, title, okLabel string, multiLine bool, content *fyne.Container) {
+	var entry *widgets.DialogEntry
 	if multiLine {
+		entry = widgets.NewDialogMultiLineEntry(k.Keys())
 		entry.SetMinRowsVisible(10)
 	} else {
-		entry.OnSubmitted = func(string) { q.answer(d, rpcconn.AnswerValue(entry.Text)) }
+		entry = widgets.NewDialogEntry(k.Keys())
 	}
+	entry.SetPlaceHolder(plain(d.req.Placeholder))
+	entry.SetText(d.req.Prefill)
 	d.focus = entry
 	content.Add(entry)
+	if multiLine {
+		hint := widget.NewLabel("Enter adds a line · Ctrl+Enter saves · Esc cancels")
+		hint.Importance = widget.LowImportance
+		content.Add(hint)
+	}
 	content.Add(d.countdownLabel)
-	return dialog.NewCustomConfirm(title, okLabel, "Cancel", content, func(ok bool) {
-		if ok {
-			q.answer(d, rpcconn.AnswerValue(entry.Text))
-		} else {
-			q.answer(d, rpcconn.AnswerCancelled())
-		}
-	}, q.parent)
+	k.build(title, content,
+		dialogAction{label: "Cancel", isCancel: true, run: func() { q.answer(d, rpcconn.AnswerCancelled()) }},
+		dialogAction{label: okLabel, icon: theme.ConfirmIcon(), isDefault: true, run: func() { q.answer(d, rpcconn.AnswerValue(entry.Text)) }})
 }
 
 // countdown shows the time left and closes the dialog when the agent's
@@ -233,7 +243,7 @@ func (q *dialogQueue) countdown(d *openDialog) {
 		return true
 	}
 	show()
-	d.stopTicking = tickOnUI(200*time.Millisecond, func() {
+	d.stopTicking = tickOnUI(q.do, 200*time.Millisecond, func() {
 		if q.current == d {
 			show()
 		}

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"knightcode.ai/desktop/rpcconn"
+	"knightcode.ai/desktop/widgets"
 )
 
 type answered struct {
@@ -27,12 +28,12 @@ func newTestQueue(t *testing.T) (*dialogQueue, *[]answered, fyne.Window) {
 }
 
 // findButton finds a button by its label on the window's overlays.
-func findButton(t *testing.T, w fyne.Window, label string) *widget.Button {
+func findButton(t *testing.T, w fyne.Window, label string) *widgets.DialogButton {
 	t.Helper()
-	var found *widget.Button
+	var found *widgets.DialogButton
 	var walk func(o fyne.CanvasObject)
 	walk = func(o fyne.CanvasObject) {
-		if b, ok := o.(*widget.Button); ok && b.Text == label && b.Visible() {
+		if b, ok := o.(*widgets.DialogButton); ok && b.Text == label && b.Visible() {
 			found = b
 		}
 		if c, ok := o.(*fyne.Container); ok {
@@ -81,10 +82,10 @@ func TestDialogsQueueAndAnswerOnce(t *testing.T) {
 func TestDialogInputAndEditor(t *testing.T) {
 	q, got, w := newTestQueue(t)
 	q.Add(&rpcconn.ExtensionUIRequest{ID: "i", Method: rpcconn.UIInput, Title: "Name?", Placeholder: "name"})
-	test.Type(q.current.focus.(*escEntry), "Ann")
+	test.Type(q.current.focus.(*widgets.DialogEntry), "Ann")
 	test.Tap(findButton(t, w, "OK"))
 	q.Add(&rpcconn.ExtensionUIRequest{ID: "e", Method: rpcconn.UIEditor, Title: "Edit", Prefill: "line 1"})
-	e := q.current.focus.(*escEntry)
+	e := q.current.focus.(*widgets.DialogEntry)
 	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	if len(*got) != 2 || record((*got)[0].answer) != "value=Ann" || record((*got)[1].answer) != "cancelled" {
 		t.Fatalf("answers %+v", *got)

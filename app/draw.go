@@ -155,7 +155,7 @@ func (w *Window) blocks(below bool) *widgets.ExtensionBlocks {
 func (w *Window) tickBash(running bool) {
 	switch {
 	case running && w.stopBashTick == nil:
-		w.stopBashTick = tickOnUI(time.Second, func() {
+		w.stopBashTick = tickOnUI(w.do, time.Second, func() {
 			w.session.TickBash()
 			w.Invalidate()
 		})
@@ -174,8 +174,13 @@ func (w *Window) tickBash(running bool) {
 // frame, still redraws at the full frame rate.
 const linesPerFrameMs = 6
 
-// drawPaced draws and says how long to wait before the next redraw.
+// drawPaced draws and says how long to wait before the next redraw. Once
+// the loop has ended there is nothing to draw on (Fyne would run this on
+// the frames goroutine).
 func (w *Window) drawPaced() time.Duration {
+	if w.loopEnded.Load() {
+		return frameInterval
+	}
 	before := widgets.LinesDrawn()
 	w.draw()
 	return frameGap(widgets.LinesDrawn() - before)

@@ -37,7 +37,7 @@ func (w *Window) showFirstRun() {
 func (w *Window) chooseAgent() {
 	go func() {
 		path, err := native.File().Title("Choose the KnightCode agent").Load()
-		uiDo(func() {
+		w.do(func() {
 			switch {
 			case err == nil:
 				w.useAgent(path)
@@ -62,13 +62,13 @@ func (w *Window) chooseAgentInWindow() {
 			d.SetLocation(l)
 		}
 	}
-	d.Show()
+	w.showFileDialog(d)
 }
 
 // useAgent remembers the chosen binary and starts it.
 func (w *Window) useAgent(path string) {
 	if !isExecutableFile(path) {
-		dialog.ShowInformation("Not an executable", path+" cannot be run. Choose the agent's executable file.", w.win)
+		w.message("Not an executable", path+" cannot be run. Choose the agent's executable file.")
 		return
 	}
 	w.settings.AgentPath = path

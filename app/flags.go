@@ -14,29 +14,69 @@ type Flags struct {
 	AgentArgs []string
 }
 
-// ParseFlags reads the command line. Everything after "--" goes to the agent.
-func ParseFlags(args []string, stderr io.Writer) (Flags, error) {
+const usageLine = "usage: knightcode-desktop [--agent PATH] [--cwd DIR] [-- AGENT ARGS…]"
+
+// ParseFlags reads the command line. Everything after "--" goes to the
+// agent. -h and --help give flag.ErrHelp with the usage written to stdout;
+// any other mistake is an error with the usage written to stderr, once.
+func ParseFlags(args []string, stdout, stderr io.Writer) (Flags, error) {
 	var f Flags
 	fs := flag.NewFlagSet("knightcode-desktop", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.StringVar(&f.Agent, "agent", "", "the agent `binary` (default: saved setting, then knightcode beside the app, on PATH, then pi)")
-	fs.StringVar(&f.Dir, "cwd", "", "the agent's working `folder` (default: saved setting, else the current folder)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: knightcode-desktop [--agent PATH] [--cwd DIR] [-- AGENT ARGS…]")
-		fs.PrintDefaults()
+	// The flag package prints its own message and usage on a mistake, and
+	// the usage for -h: both are written here instead, so help goes to
+	// stdout and an error is said once.
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&f.Agent, "agent", "", "")
+	fs.StringVar(&f.Dir, "cwd", "", "")
+	usage := func(w io.Writer) {
+		fmt.Fprint(w, usageLine+`
+
+A desktop window for the KnightCode coding agent. It starts the agent itself,
+as AGENT --mode rpc [AGENT ARGS…], and talks to it over its stdin and stdout.
+
+Options:
+  --agent PATH   the agent's executable (default: the one chosen in Settings,
+                 else knightcode beside this app, knightcode on PATH, pi on PATH)
+  --cwd DIR      the agent's working folder (default: the one chosen in
+                 Settings, else the current folder)
+  -h, --help     show this help and exit
+  --             everything after it goes to the agent, e.g.
+                 -- --provider local --model qwen
+`)
+	}
+	fail := func(err error) (Flags, error) {
+		fmt.Fprintln(stderr, "knightcode-desktop:", err)
+		usage(stderr)
+		return f, err
 	}
 	if err := fs.Parse(args); err != nil {
-		return f, err
+		if errors.Is(err, flag.ErrHelp) {
+			usage(stdout)
+			return f, err
+		}
+		return fail(err)
 	}
 	rest := fs.Args()
 	if len(rest) > 0 {
 		// flag stops at "--" and drops it; anything else left over is a
 		// mistake rather than agent arguments.
 		if len(args) < len(rest)+1 || args[len(args)-len(rest)-1] != "--" {
-			fs.Usage()
-			return f, errors.New("unexpected arguments: put agent arguments after --")
+			return fail(fmt.Errorf("unexpected argument %q: put agent arguments after --", rest[0]))
 		}
 		f.AgentArgs = rest
 	}
 	return f, nil
+}
+
+// parseCommandLine is ParseFlags with the exit status: ok is false when the
+// program must exit with status at once (0 after -h, 2 after a mistake).
+func parseCommandLine(args []string, stdout, stderr io.Writer) (f Flags, status int, ok bool) {
+	f, err := ParseFlags(args, stdout, stderr)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		return f, 0, false
+	case err != nil:
+		return f, 2, false
+	}
+	return f, 0, true
 }

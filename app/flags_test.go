@@ -1,13 +1,15 @@
 package app
 
 import (
+	"bytes"
 	"io"
 	"reflect"
+	"strings"
 	"testing"
 )
 
 func TestParseFlags(t *testing.T) {
-	f, err := ParseFlags([]string{"--agent", "/opt/kc", "--cwd", "/src", "--", "--provider", "local", "--model", "x"}, io.Discard)
+	f, err := ParseFlags([]string{"--agent", "/opt/kc", "--cwd", "/src", "--", "--provider", "local", "--model", "x"}, io.Discard, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -15,11 +17,49 @@ func TestParseFlags(t *testing.T) {
 	if !reflect.DeepEqual(f, want) {
 		t.Fatalf("got %+v", f)
 	}
-	if _, err := ParseFlags([]string{"stray"}, io.Discard); err == nil {
+	if _, err := ParseFlags([]string{"stray"}, io.Discard, io.Discard); err == nil {
 		t.Fatal("stray argument accepted")
 	}
-	if f, err := ParseFlags(nil, io.Discard); err != nil || f.Agent != "" || f.AgentArgs != nil {
+	if f, err := ParseFlags(nil, io.Discard, io.Discard); err != nil || f.Agent != "" || f.AgentArgs != nil {
 		t.Fatalf("%+v %v", f, err)
+	}
+}
+
+// TestCommandLineHelpAndMistakes: -h and --help print the usage on stdout
+// and exit 0; a bad flag or a stray argument prints what is wrong and the
+// usage on stderr, once, and exits 2. Nothing else starts.
+func TestCommandLineHelpAndMistakes(t *testing.T) {
+	for _, args := range [][]string{{"-h"}, {"--help"}, {"-help"}, {"--agent", "x", "--help"}} {
+		var out, errOut bytes.Buffer
+		_, status, ok := parseCommandLine(args, &out, &errOut)
+		if ok || status != 0 {
+			t.Fatalf("%q: ok %v status %d, want exit 0", args, ok, status)
+		}
+		if !strings.HasPrefix(out.String(), usageLine) || !strings.Contains(out.String(), "--cwd DIR") || errOut.Len() != 0 {
+			t.Fatalf("%q: stdout %q, stderr %q", args, out.String(), errOut.String())
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"--bogus"}, "flag provided but not defined: -bogus"},
+		{[]string{"--agent"}, "flag needs an argument: -agent"},
+		{[]string{"stray"}, `unexpected argument "stray": put agent arguments after --`},
+		{[]string{"--cwd", "/src", "oops", "--", "x"}, `unexpected argument "oops"`},
+	} {
+		var out, errOut bytes.Buffer
+		_, status, ok := parseCommandLine(c.args, &out, &errOut)
+		msg := errOut.String()
+		if ok || status != 2 || out.Len() != 0 {
+			t.Fatalf("%q: ok %v status %d stdout %q, want exit 2", c.args, ok, status, out.String())
+		}
+		if !strings.HasPrefix(msg, "knightcode-desktop: "+c.says) || strings.Count(msg, usageLine) != 1 || strings.Count(msg, c.says) != 1 {
+			t.Fatalf("%q: stderr %q", c.args, msg)
+		}
+	}
+	if f, status, ok := parseCommandLine([]string{"--cwd", "/src"}, io.Discard, io.Discard); !ok || status != 0 || f.Dir != "/src" {
+		t.Fatalf("good flags: %+v %d %v", f, status, ok)
 	}
 }
 

@@ -101,6 +101,6 @@ func (w *Window) AfterPaint(f func()) {
 	done := func() { once.Do(f) }
 	rev := w.session.Rev()
 	time.AfterFunc(paintWaitMax, done)
-	uiDo(func() { w.probe.wait(paintWait{rev, done}, w.drawn.Rev) })
+	w.do(func() { w.probe.wait(paintWait{rev, done}, w.drawn.Rev) })
 	w.Invalidate()
 }

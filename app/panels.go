@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
 
 	"knightcode.ai/desktop/rpcconn"
 	"knightcode.ai/desktop/widgets"
@@ -17,34 +17,47 @@ func (w *Window) actionBrowse() {
 	if !w.needAgent() {
 		return
 	}
+	k := newKeyDialog(w.win, w.modals)
 	b := widgets.NewSessionBrowser()
-	d := dialog.NewCustomWithoutButtons("Sessions", b, w.win)
+	// listed are the sessions shown, to know more of the one opened.
+	var listed []SessionInfo
 	load := func(all bool) {
-		go func() {
-			ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		w.bg.Go(func(ctx context.Context) {
+			ctx, cancel := context.WithTimeout(ctx, callTimeout)
 			defer cancel()
 			infos, _, err := w.controller.Sessions(ctx, all)
-			uiDo(func() {
+			if w.bg.ctx.Err() != nil {
+				return // the window is closing
+			}
+			w.do(func() {
 				if err != nil {
-					dialog.ShowError(err, w.win)
+					w.showError(err)
 					return
 				}
+				listed = infos
 				b.SetSessions(sessionRows(infos, w.session.SessionFile()))
 			})
-		}()
+		})
 	}
 	b.OnOpen = func(path string) {
-		d.Hide()
-		w.controller.SwitchSession(path)
+		k.Close()
+		for _, in := range listed {
+			if in.Path == path {
+				w.openSession(in)
+				return
+			}
+		}
+		w.openSession(SessionInfo{Path: path})
 	}
 	b.OnNew = func() {
-		d.Hide()
+		k.Close()
 		w.controller.NewSession()
 	}
 	b.OnScopeChanged = load
-	b.OnClose = d.Hide
-	d.Resize(fyne.NewSize(760, 520))
-	d.Show()
+	b.OnClose = k.Cancel
+	k.build("Sessions", b)
+	k.Resize(fyne.NewSize(760, 520))
+	k.Show()
 	b.FocusSearch(w.win.Canvas())
 	load(b.Scope())
 }
@@ -59,8 +72,12 @@ func sessionRows(infos []SessionInfo, current string) []widgets.SessionRow {
 		if title == "" {
 			title = "(empty session)"
 		}
+		problems := in.Problems
+		if in.FolderGone {
+			problems = append([]string{"folder no longer exists"}, problems...)
+		}
 		rows[i] = widgets.SessionRow{Path: in.Path, Title: title, Subtitle: in.Cwd, Modified: in.Modified,
-			Messages: in.MessageCount, Model: in.Model, Problem: strings.Join(in.Problems, "; "), Current: in.Path == current}
+			Messages: in.MessageCount, Model: in.Model, Problem: strings.Join(problems, "; "), Current: in.Path == current}
 	}
 	return rows
 }
@@ -70,16 +87,17 @@ func (w *Window) actionTree() {
 	if !w.needAgent() {
 		return
 	}
+	k := newKeyDialog(w.win, w.modals)
 	t := widgets.NewSessionTree()
-	d := dialog.NewCustomWithoutButtons("Session tree", t, w.win)
 	t.OnFork = func(entryID string) {
-		d.Hide()
+		k.Close()
 		w.controller.Fork(entryID)
 	}
-	t.OnClose = d.Hide
-	d.SetOnClosed(func() { w.tree = nil })
-	d.Resize(fyne.NewSize(760, 560))
-	d.Show()
+	t.OnClose = k.Cancel
+	k.onClosed = func() { w.tree = nil }
+	k.build("Session tree", t)
+	k.Resize(fyne.NewSize(760, 560))
+	k.Show()
 	w.tree = &openTree{view: t}
 	w.refreshTree(w.tree)
 }
@@ -93,13 +111,16 @@ type openTree struct {
 }
 
 func (w *Window) refreshTree(ot *openTree) {
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	w.bg.Go(func(ctx context.Context) {
+		ctx, cancel := context.WithTimeout(ctx, callTimeout)
 		defer cancel()
 		roots, leaf, err := w.controller.Tree(ctx)
-		uiDo(func() {
+		if w.bg.ctx.Err() != nil {
+			return
+		}
+		w.do(func() {
 			if err != nil {
-				dialog.ShowError(err, w.win)
+				w.showError(err)
 				return
 			}
 			rows := treeRows(roots, leaf)
@@ -113,7 +134,7 @@ func (w *Window) refreshTree(ot *openTree) {
 			ot.view.SetRows(rows)
 			ot.view.Focus(w.win.Canvas())
 		})
-	}()
+	})
 }
 
 // followTree appends the entries added since the tree was drawn.
@@ -123,14 +144,14 @@ func (w *Window) followTree() {
 		return
 	}
 	since := ot.lastID
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	w.bg.Go(func(ctx context.Context) {
+		ctx, cancel := context.WithTimeout(ctx, callTimeout)
 		defer cancel()
 		entries, err := w.controller.EntriesSince(ctx, since)
 		if err != nil || len(entries) == 0 {
 			return
 		}
-		uiDo(func() {
+		w.do(func() {
 			if w.tree != ot {
 				return
 			}
@@ -146,7 +167,7 @@ func (w *Window) followTree() {
 			rows[len(rows)-1].IsLeaf = true
 			ot.view.AppendRows(rows)
 		})
-	}()
+	})
 }
 
 // lastAppended finds the newest entry of a tree by timestamp order of the
@@ -189,9 +210,7 @@ func (w *Window) actionPalette() {
 			return
 		}
 		// An agent command: into the editor, to add arguments and send.
-		w.prompt.Editor.SetText(it.Title + " ")
-		w.prompt.Editor.CursorColumn = len([]rune(it.Title)) + 1
-		w.prompt.Editor.Refresh()
+		w.prompt.Editor.SetTextCursorAtEnd(it.Title + " ")
 		w.win.Canvas().Focus(w.prompt.Editor)
 	}
 	w.palette.Show(w.win.Canvas())
@@ -235,8 +254,8 @@ func (w *Window) loadCommands() {
 	if w.controller == nil {
 		return
 	}
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	w.bg.Go(func(ctx context.Context) {
+		ctx, cancel := context.WithTimeout(ctx, callTimeout)
 		defer cancel()
 		cmds, err := w.controller.Commands(ctx)
 		if err != nil {
@@ -250,11 +269,11 @@ func (w *Window) loadCommands() {
 			}
 			items[i] = widgets.PaletteItem{ID: "cmd:" + c.Name, Title: "/" + c.Name, Detail: detail, Source: c.Source}
 		}
-		uiDo(func() {
+		w.do(func() {
 			w.commands = items
 			w.slash.SetCommands(items)
 		})
-	}()
+	})
 }
 
 func (w *Window) actionNotifications() {
@@ -266,9 +285,20 @@ func (w *Window) actionExtensionLog() {
 }
 
 func (w *Window) showNoticeList(title string, notices []widgets.Notice) {
+	k := newKeyDialog(w.win, w.modals)
 	list := widgets.NewNotificationList()
+	list.OnClose = k.Cancel
 	list.SetNotices(notices)
-	d := dialog.NewCustom(title, "Close", list, w.win)
-	d.Resize(fyne.NewSize(680, 440))
-	d.Show()
+	// Copy puts the selected notice's whole text on the clipboard (the
+	// text itself is not selectable: a selectable label would keep Esc).
+	k.build(title, list,
+		dialogAction{label: "Copy", icon: theme.ContentCopyIcon(), keepOpen: true, run: func() {
+			if text := list.SelectedText(); text != "" {
+				w.app.Clipboard().SetContent(text)
+				w.toasts.Show("Copied", widgets.NoticeInfo)
+			}
+		}},
+		dialogAction{label: "Close", isDefault: true, isCancel: true})
+	k.Resize(fyne.NewSize(680, 440))
+	k.Show()
 }

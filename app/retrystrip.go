@@ -18,10 +18,12 @@ type retryStrip struct {
 	state *RetryState
 	// stopTicking ends the countdown's ticker while one runs.
 	stopTicking func()
+	// do hands the ticks to the UI goroutine.
+	do func(func())
 }
 
-func newRetryStrip(abort func()) *retryStrip {
-	r := &retryStrip{label: widget.NewLabel("")}
+func newRetryStrip(do func(func()), abort func()) *retryStrip {
+	r := &retryStrip{label: widget.NewLabel(""), do: do}
 	r.label.Wrapping = fyne.TextWrapWord
 	button := widget.NewButtonWithIcon("Abort retry", theme.CancelIcon(), abort)
 	r.box = container.NewBorder(nil, nil, widget.NewIcon(theme.WarningIcon()), button, r.label)
@@ -40,7 +42,7 @@ func (r *retryStrip) Set(state *RetryState) {
 	r.show()
 	r.box.Show()
 	if r.stopTicking == nil {
-		r.stopTicking = tickOnUI(250*time.Millisecond, r.show)
+		r.stopTicking = tickOnUI(r.do, 250*time.Millisecond, r.show)
 	}
 }
 

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
@@ -17,10 +16,9 @@ const AppID = "ai.knightcode.desktop"
 // Run parses the command line, opens the window and returns when the window
 // has closed and the agent has stopped; the result is the exit status.
 func Run(args []string) int {
-	flags, err := ParseFlags(args, os.Stderr)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 2
+	flags, status, ok := parseCommandLine(args, os.Stdout, os.Stderr)
+	if !ok {
+		return status
 	}
 	a := fyneapp.NewWithID(AppID)
 	a.SetIcon(assets.Icon)
@@ -34,7 +32,7 @@ func Run(args []string) int {
 	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
 	go func() {
 		if _, ok := <-signals; ok {
-			uiDo(w.Quit)
+			w.do(w.Quit)
 		}
 	}()
 	stopProfiles := startProfiles()

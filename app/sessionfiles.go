@@ -35,6 +35,9 @@ type SessionInfo struct {
 	ParentSession string
 	// Problems say what is wrong with a file that is still listed.
 	Problems []string
+	// FolderGone is set when Cwd no longer exists: the agent refuses to
+	// open the session there.
+	FolderGone bool
 }
 
 // SkippedFile is a .jsonl file in a session folder that is no session.
@@ -97,6 +100,15 @@ feed:
 		default:
 			infos = append(infos, r.info)
 		}
+	}
+	// Each folder is looked at once, however many sessions it has.
+	gone := map[string]bool{}
+	for i := range infos {
+		cwd := infos[i].Cwd
+		if _, ok := gone[cwd]; !ok {
+			gone[cwd] = folderGone(cwd)
+		}
+		infos[i].FolderGone = gone[cwd]
 	}
 	slices.SortStableFunc(infos, func(a, b SessionInfo) int {
 		if c := b.Modified.Compare(a.Modified); c != 0 {

@@ -1,15 +1,16 @@
 package app
 
 import (
-	"fmt"
 	"net/url"
 	"strings"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"knightcode.ai/desktop/widgets"
 )
 
 func settingsIcon() fyne.Resource { return theme.SettingsIcon() }
@@ -20,50 +21,65 @@ func storageURL(path string) (*url.URL, error) {
 	return url.Parse(storage.NewFileURI(path).String())
 }
 
-// showSettings edits the saved settings. Agent changes apply on the next
-// start (or Restart); theme, text size and the cursor apply at once.
+// Text sizes the settings offer.
+var textSizes = []struct {
+	name  string
+	scale float64
+}{{"Small", 0.9}, {"Normal", 1}, {"Large", 1.15}, {"Larger", 1.3}}
+
+// showSettings edits the saved settings. Under each agent field it says
+// what is in use now and where that came from. Agent changes apply when the
+// agent starts next, which Save offers to do at once; theme, text size and
+// the cursor apply at once. Enter saves (Ctrl+Enter in the arguments), Esc
+// cancels, the arrows pick a theme or size.
 func (w *Window) showSettings() {
-	agent := widget.NewEntry()
+	k := newKeyDialog(w.win, w.modals)
+	agent := widgets.NewDialogEntry(k.Keys())
 	agent.SetText(w.settings.AgentPath)
-	agent.SetPlaceHolder("found automatically")
-	args := widget.NewMultiLineEntry()
+	agent.SetPlaceHolder("empty: found automatically")
+	args := widgets.NewDialogMultiLineEntry(k.Keys())
 	args.SetText(strings.Join(w.settings.AgentArgs, "\n"))
 	args.SetPlaceHolder("one argument per line, e.g.\n--provider\nlocal")
 	args.SetMinRowsVisible(3)
-	dir := widget.NewEntry()
+	dir := widgets.NewDialogEntry(k.Keys())
 	dir.SetText(w.settings.WorkDir)
-	dir.SetPlaceHolder("the folder the app was started in")
-	themes := widget.NewRadioGroup([]string{ThemeSystem, ThemeLight, ThemeDark}, nil)
-	themes.Horizontal = true
+	dir.SetPlaceHolder("empty: the folder the app was started in")
+	themes := widgets.NewChoice([]string{ThemeSystem, ThemeLight, ThemeDark}, k.Keys())
 	themes.SetSelected(w.settings.Theme)
-	sizes := map[string]float64{"Small": 0.9, "Normal": 1, "Large": 1.15, "Larger": 1.3}
-	size := widget.NewSelect([]string{"Small", "Normal", "Large", "Larger"}, nil)
+	var sizeNames []string
+	for _, ts := range textSizes {
+		sizeNames = append(sizeNames, ts.name)
+	}
+	size := widgets.NewChoice(sizeNames, k.Keys())
 	size.SetSelected("Normal")
-	for name, scale := range sizes {
-		if scale == w.settings.TextScale {
-			size.SetSelected(name)
+	for _, ts := range textSizes {
+		if ts.scale == w.settings.TextScale {
+			size.SetSelected(ts.name)
 		}
 	}
-	blink := widget.NewCheck("Blinking cursor", nil)
+	blink := widgets.NewDialogCheck("Blinking cursor", k.Keys())
 	blink.SetChecked(w.settings.BlinkCursor)
+	st := w.started
 	items := []*widget.FormItem{
-		widget.NewFormItem("Agent", agent),
-		widget.NewFormItem("Agent arguments", args),
-		widget.NewFormItem("Working folder", dir),
+		widget.NewFormItem("Agent", container.NewVBox(agent, inUseLabel(st.agentInUse()))),
+		widget.NewFormItem("Agent arguments", container.NewVBox(args, inUseLabel(st.argsInUse()))),
+		widget.NewFormItem("Working folder", container.NewVBox(dir, inUseLabel(st.dirInUse()))),
 		widget.NewFormItem("Theme", themes),
 		widget.NewFormItem("Text size", size),
 		widget.NewFormItem("Cursor", blink),
 	}
-	d := dialog.NewForm("Settings", "Save", "Cancel", items, func(ok bool) {
-		if !ok {
-			return
-		}
+	k.focus = agent
+	save := func() {
 		s := w.settings
 		s.AgentPath = strings.TrimSpace(agent.Text)
 		s.AgentArgs = splitArgs(args.Text)
 		s.WorkDir = strings.TrimSpace(dir.Text)
-		s.Theme = themes.Selected
-		s.TextScale = sizes[size.Selected]
+		s.Theme = themes.Selected()
+		for _, ts := range textSizes {
+			if ts.name == size.Selected() {
+				s.TextScale = ts.scale
+			}
+		}
 		s.BlinkCursor = blink.Checked
 		agentChanged := s.AgentPath != w.settings.AgentPath || strings.Join(s.AgentArgs, "\n") != strings.Join(w.settings.AgentArgs, "\n") || s.WorkDir != w.settings.WorkDir
 		w.settings = s
@@ -71,9 +87,24 @@ func (w *Window) showSettings() {
 		w.app.Settings().SetTheme(newAppTheme(s))
 		w.prompt.Editor.SetCursorBlink(s.BlinkCursor)
 		if agentChanged {
-			dialog.ShowInformation("Settings saved", fmt.Sprintf("The agent settings apply the next time the agent starts (Restart, or reopen the app)."), w.win)
+			w.ask("Settings saved", "The agent settings apply when the agent starts next. Restart it now? The conversation and your draft stay.",
+				dialogAction{label: "Later", isCancel: true},
+				dialogAction{label: "Restart now", icon: theme.ViewRefreshIcon(), isDefault: true, run: w.restart})
 		}
-	}, w.win)
-	d.Resize(fyne.NewSize(560, 460))
-	d.Show()
+	}
+	k.build("Settings", widget.NewForm(items...),
+		dialogAction{label: "Cancel", isCancel: true},
+		dialogAction{label: "Save", icon: theme.ConfirmIcon(), isDefault: true, run: save})
+	k.Resize(fyne.NewSize(640, 560))
+	k.Show()
+}
+
+// inUseLabel is the small print under a settings field saying what is in
+// use now.
+func inUseLabel(text string) *widget.Label {
+	l := widget.NewLabel(text)
+	l.Wrapping = fyne.TextWrapWord
+	l.SizeName = theme.SizeNameCaptionText
+	l.Importance = widget.LowImportance
+	return l
 }

@@ -4,10 +4,13 @@ import (
 	"time"
 )
 
-// tickOnUI runs f on the UI goroutine every interval until the returned
-// stop is called. Countdowns use it only while something counts down, so an
-// idle window runs no timer.
-func tickOnUI(interval time.Duration, f func()) (stop func()) {
+// tickOnUI runs f on the UI goroutine, through do (nil: uiDo), every
+// interval until the returned stop is called. Countdowns use it only while
+// something counts down, so an idle window runs no timer.
+func tickOnUI(do func(func()), interval time.Duration, f func()) (stop func()) {
+	if do == nil {
+		do = uiDo
+	}
 	ticker := time.NewTicker(interval)
 	done := make(chan struct{})
 	go func() {
@@ -16,7 +19,7 @@ func tickOnUI(interval time.Duration, f func()) (stop func()) {
 			case <-done:
 				return
 			case <-ticker.C:
-				uiDo(f)
+				do(f)
 			}
 		}
 	}()

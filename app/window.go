@@ -10,9 +10,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 
 	"knightcode.ai/desktop/rpcconn"
@@ -34,7 +32,9 @@ type Window struct {
 	controller *Controller
 	frames     *frames
 	dialogs    *dialogQueue
-	probe      *paintProbe
+	// modals are the open dialogs, for the keyboard.
+	modals *modalStack
+	probe  *paintProbe
 
 	// The last view drawn, so unchanged parts are skipped.
 	drawn View
@@ -68,6 +68,15 @@ type Window struct {
 	focused   bool
 	quitOnce  sync.Once
 	loopEnded atomic.Bool
+	// bg runs the window's background work; quitting stops it first.
+	bg *workers
+	// started is how the agent was last started, for Settings.
+	started startInfo
+	// referenceNote is the draft as a dropped file's reference left it,
+	// while the note offering to undo that shows.
+	referenceNote string
+	// readOnly are the windows showing a session read-only.
+	readOnly []fyne.Window
 	// stopBashTick stops the clock of running !commands.
 	stopBashTick func()
 }
@@ -75,16 +84,19 @@ type Window struct {
 // NewWindow builds the main window. It starts the agent when one is found,
 // else shows the first-run panel.
 func NewWindow(a fyne.App, flags Flags) *Window {
-	w := &Window{app: a, flags: flags, settings: LoadSettings(a.Preferences()), session: NewSession()}
+	w := &Window{app: a, flags: flags, settings: LoadSettings(a.Preferences()), session: NewSession(), bg: newWorkers()}
 	w.win = a.NewWindow(appTitle)
 	w.frames = newFrames(w.drawPaced)
-	w.dialogs = &dialogQueue{parent: w.win, respond: func(id string, ans rpcconn.UIAnswer) {
+	w.modals = &modalStack{}
+	w.dialogs = &dialogQueue{parent: w.win, do: w.do, stack: w.modals, respond: func(id string, ans rpcconn.UIAnswer) {
 		if w.controller != nil {
 			w.controller.Respond(id, ans)
 		}
 	}}
 	w.build()
 	w.dialogs.done = func() { w.win.Canvas().Focus(w.prompt.Editor) }
+	// Once the last dialog closed, the keyboard goes back to the editor.
+	w.modals.empty = func() { w.win.Canvas().Focus(w.prompt.Editor) }
 	w.win.Resize(fyne.NewSize(1200, 800))
 	w.win.SetCloseIntercept(func() { w.Quit() })
 	w.win.SetOnDropped(w.onDropped)
@@ -129,25 +141,21 @@ func (w *Window) build() {
 	w.prompt.Editor.OnShortcut = w.shortcut
 	w.prompt.Editor.OnPaste = w.pasteImage
 	w.prompt.Editor.SetCursorBlink(w.settings.BlinkCursor)
-	// The idle timer's work goes through uiDo, which the window tests
-	// serialize with their own UI actions.
-	w.prompt.Editor.RunOnUI = func(f func()) { uiDo(f) }
+	// The idle timer's work goes through w.do (uiDo), which the window
+	// tests serialize with their own UI actions.
+	w.prompt.Editor.RunOnUI = w.do
 	w.toasts = widgets.NewToastLayer()
 	w.above, w.below = widgets.NewExtensionBlocks(), widgets.NewExtensionBlocks()
 	w.draftRestore = widgets.NewDraftRestore()
-	w.draftRestore.OnRestore = func() { w.prompt.Editor.SetText(w.draftRestore.Previous()) }
-	w.retry = newRetryStrip(w.actionAbortRetry)
+	w.draftRestore.OnRestore = func() { w.prompt.Editor.SetTextCursorAtEnd(w.draftRestore.Previous()) }
+	w.retry = newRetryStrip(w.do, w.actionAbortRetry)
 	w.attachStrip = widgets.NewAttachmentStrip()
 	w.attachStrip.OnRemove = w.removeImage
 	w.attachStrip.OnPreview = w.previewImage
 	w.palette = widgets.NewCommandPalette()
 	w.slash = widgets.NewSlashCompletion()
 	w.slash.SetEditor(w.prompt.Editor)
-	w.slash.OnAccept = func(text string) {
-		w.prompt.Editor.SetText(text)
-		w.prompt.Editor.CursorColumn = len([]rune(text))
-		w.prompt.Editor.Refresh()
-	}
+	w.slash.OnAccept = w.prompt.Editor.SetTextCursorAtEnd
 	w.prompt.Editor.OnChanged = w.editorChanged
 
 	settingsButton := widget.NewButtonWithIcon("", settingsIcon(), w.showSettings)
@@ -165,10 +173,14 @@ func (w *Window) build() {
 		}
 	}
 	w.win.SetContent(container.NewStack(w.body, w.toasts.Object(), w.probe.object))
-	// Keys with nothing focused (an extension dialog is showing).
+	// Keys with nothing focused: a dialog shows, and none of its widgets
+	// has the focus. Esc closes it, Enter presses its default button.
 	w.win.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) {
-		if ev.Name == fyne.KeyEscape && w.dialogs.Open() {
-			w.dialogs.CancelCurrent()
+		if w.modals.key(ev) {
+			return
+		}
+		if ev.Name == fyne.KeyEscape && w.palette.Showing() {
+			w.palette.Hide()
 			return
 		}
 		w.chat.ScrollKey(ev.Name, 0)
@@ -193,6 +205,12 @@ func (w *Window) editorChanged(text string) {
 	if trace.enabled() {
 		trace.Mark("editor", len(text))
 	}
+	// The note offering to undo a dropped file's reference goes once the
+	// draft changes otherwise: its Undo would take back that change.
+	if w.referenceNote != "" && text != w.referenceNote {
+		w.referenceNote = ""
+		w.draftRestore.Hide()
+	}
 	if !strings.HasPrefix(text, "/") && !w.slash.Visible() {
 		return
 	}
@@ -202,11 +220,11 @@ func (w *Window) editorChanged(text string) {
 }
 
 // stop is Esc and the Stop button: it stops a running !command and the
-// run, and takes back what waits. With an extension dialog showing, Esc
-// belongs to the dialog, never to the agent.
+// run, and takes back what waits. With a dialog showing, Esc belongs to
+// the dialog, never to the agent.
 func (w *Window) stop() {
-	if w.dialogs.Open() {
-		w.dialogs.CancelCurrent()
+	if m := w.modals.top(); m != nil {
+		m.Cancel()
 		return
 	}
 	if w.controller == nil {
@@ -229,8 +247,14 @@ func (w *Window) actionStop() {
 	w.stop()
 }
 
-// restart starts a fresh agent after an exit or a failed start; the
-// transcript and the draft stay.
+// startOptions is how the agent is started, from w.started.
+func (w *Window) startOptions() rpcconn.Options {
+	return rpcconn.Options{Path: w.started.agent, Args: w.started.args, Dir: w.started.dir}
+}
+
+// restart starts a fresh agent after an exit or a failed start, or after
+// the settings changed, with the settings as they are now; the transcript
+// and the draft stay.
 func (w *Window) restart() {
 	w.banner.Hide()
 	w.body.Refresh()
@@ -239,23 +263,22 @@ func (w *Window) restart() {
 		w.connect()
 		return
 	}
+	if st := resolveStart(w.flags, w.settings, systemLookup, os.Getwd); st.agent != "" {
+		w.started = st
+		w.controller.SetOptions(w.startOptions())
+	}
 	w.controller.Restart()
 }
 
 // connect starts the agent, or asks for one.
 func (w *Window) connect() {
-	found, ok := FindAgent(w.flags.Agent, w.settings.AgentPath)
-	if !ok {
+	w.started = resolveStart(w.flags, w.settings, systemLookup, os.Getwd)
+	if w.started.agent == "" {
 		w.showFirstRun()
 		return
 	}
-	dir := w.flags.Dir
-	if dir == "" {
-		dir = w.settings.WorkDir
-	}
-	args := append(append([]string(nil), w.settings.AgentArgs...), w.flags.AgentArgs...)
-	w.controller = NewController(w.session, w, rpcconn.Options{Path: found.Path, Args: args, Dir: dir})
-	w.controller.onReady = func() { uiDo(w.loadCommands) }
+	w.controller = NewController(w.session, w, w.startOptions())
+	w.controller.onReady = func() { w.do(w.loadCommands) }
 	w.controller.Start()
 }
 
@@ -284,10 +307,11 @@ func (w *Window) submit(text string, mode widgets.SubmitMode) {
 	send := func() {
 		// The editor is cleared now for a snappy feel; the controller hands
 		// the text back if sending fails. Images go once the agent has them.
+		w.referenceNote = ""
 		w.prompt.Editor.Clear()
 		w.draftRestore.Hide()
 		w.controller.Send(text, images, mode == widgets.SubmitFollowUp, func() {
-			uiDo(func() {
+			w.do(func() {
 				for _, id := range ids {
 					w.removeImage(id)
 				}
@@ -304,21 +328,12 @@ func (w *Window) submit(text string, mode widgets.SubmitMode) {
 }
 
 // confirmImagesForTextModel warns before images go to a model that does
-// not read them: send anyway, or pick another model first.
+// not read them: send anyway, or pick another model first (the default).
 func (w *Window) confirmImagesForTextModel(send func()) {
-	var d dialog.Dialog
-	msg := widget.NewLabel(w.drawn.ModelName + " does not take images as input; the agent may drop them or fail.\nSend anyway, or switch to a model that reads images?")
-	msg.Wrapping = fyne.TextWrapWord
-	sendAnyway := widget.NewButton("Send anyway", func() { d.Hide(); send() })
-	switchModel := widget.NewButton("Switch model", func() {
-		d.Hide()
-		w.models.Open()
-	})
-	switchModel.Importance = widget.HighImportance
-	cancel := widget.NewButton("Cancel", func() { d.Hide() })
-	d = dialog.NewCustomWithoutButtons("This model does not read images", container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), cancel, switchModel, sendAnyway)), w.win)
-	d.Resize(fyne.NewSize(520, 200))
-	d.Show()
+	w.ask("This model does not read images", w.drawn.ModelName+" does not take images as input; the agent may drop them or fail.\nSend anyway, or switch to a model that reads images?",
+		dialogAction{label: "Cancel", isCancel: true},
+		dialogAction{label: "Send anyway", run: send},
+		dialogAction{label: "Switch model", isDefault: true, run: w.models.Open})
 }
 
 func (w *Window) shortcut(name string) {
@@ -366,6 +381,7 @@ func (w *Window) quit() {
 		// goroutines that may be waiting for the UI.
 		c := w.controller
 		go func() {
+			w.bg.stop()
 			c.Shutdown()
 			// Once Fyne's loop has ended, fyne.Do would run Quit here, on
 			// a goroutine, after the graphics library is gone.
@@ -375,7 +391,12 @@ func (w *Window) quit() {
 		}()
 		return
 	}
-	w.app.Quit()
+	go func() {
+		w.bg.stop()
+		if !w.loopEnded.Load() {
+			uiDo(w.quitApp)
+		}
+	}()
 }
 
 // Invalidate implements UI.
@@ -387,19 +408,20 @@ func (w *Window) ConnectFailed(err error) { w.Invalidate() }
 
 // ShowDialog implements UI.
 func (w *Window) ShowDialog(req *rpcconn.ExtensionUIRequest) {
-	uiDo(func() { w.dialogs.Add(req) })
+	w.do(func() { w.dialogs.Add(req) })
 }
 
 // CloseDialogs implements UI.
-func (w *Window) CloseDialogs() { uiDo(w.dialogs.CloseAll) }
+func (w *Window) CloseDialogs() { w.do(w.dialogs.CloseAll) }
 
 // SetEditorText implements UI. A draft it replaces can be restored.
 func (w *Window) SetEditorText(text string) {
-	uiDo(func() {
+	w.do(func() {
+		w.referenceNote = "" // the line now offers the old draft back
 		if old := w.prompt.Editor.Text(); strings.TrimSpace(old) != "" && old != text {
 			w.draftRestore.ShowFor(old)
 		}
-		w.prompt.Editor.SetText(text)
+		w.prompt.Editor.SetTextCursorAtEnd(text)
 		w.win.Canvas().Focus(w.prompt.Editor)
 	})
 }
@@ -407,7 +429,7 @@ func (w *Window) SetEditorText(text string) {
 // Notify implements UI: a toast, kept in the history, and a desktop
 // notification when the window is not in front.
 func (w *Window) Notify(n widgets.Notice) {
-	uiDo(func() {
+	w.do(func() {
 		w.toasts.ShowNotice(n)
 		if n.Source == "extension_error" {
 			w.extErrors = append(w.extErrors, n)
@@ -420,7 +442,7 @@ func (w *Window) Notify(n widgets.Notice) {
 
 // Settled implements UI.
 func (w *Window) Settled() {
-	uiDo(func() {
+	w.do(func() {
 		w.followTree()
 		if len(w.commands) == 0 {
 			w.loadCommands()
@@ -430,15 +452,12 @@ func (w *Window) Settled() {
 
 // RestoreDraft implements UI: the text goes below whatever is being typed.
 func (w *Window) RestoreDraft(text string) {
-	uiDo(func() {
+	w.do(func() {
 		e := w.prompt.Editor
 		if cur := strings.TrimRight(e.Text(), "\n"); cur != "" {
 			text = cur + "\n\n" + text
 		}
-		e.SetText(text)
-		e.CursorRow = len(strings.Split(text, "\n")) - 1
-		e.CursorColumn = len(text) - strings.LastIndex(text, "\n") - 1
-		e.Refresh()
+		e.SetTextCursorAtEnd(text)
 	})
 }
 
@@ -462,8 +481,23 @@ func (w *Window) openPath(path string) {
 	}
 }
 
+// do runs f on the UI goroutine, soon; it never waits. Once Fyne's loop
+// has ended it does nothing: Fyne would then run f at once on the calling
+// goroutine, with the window and the graphics library gone.
+func (w *Window) do(f func()) {
+	if w.loopEnded.Load() {
+		return
+	}
+	uiDo(func() {
+		if !w.loopEnded.Load() {
+			f()
+		}
+	})
+}
+
 // shutdown makes sure the agent is gone once the app loop has ended,
-// whichever way it ended.
+// whichever way it ended: the window's background work is cancelled and
+// waited for, then the agent is stopped.
 func (w *Window) shutdown() {
 	w.loopEnded.Store(true)
 	w.frames.Stop()
@@ -472,6 +506,7 @@ func (w *Window) shutdown() {
 		w.stopBashTick()
 		w.stopBashTick = nil
 	}
+	w.bg.stop()
 	if w.controller != nil {
 		w.controller.Shutdown()
 	}

@@ -227,8 +227,13 @@ func TestWindowDroppedImagesAreSent(t *testing.T) {
 		w.onDropped(fyne.NewPos(10, 10), []fyne.URI{storage.NewFileURI(pngPath), storage.NewFileURI(notes)})
 	})
 	eventually(t, "image loaded", func() bool { return readyCount(w) == 1 })
-	eventually(t, "offer to insert the text file's path", func() bool { return overlays(w) > 0 })
-	onUI(func() { w.win.Canvas().Overlays().Top().Hide() })
+	// The text file's path goes into the draft; nothing asks.
+	var draft string
+	onUI(func() { draft = w.prompt.Editor.Text() })
+	if want := "@" + filepath.ToSlash(notes) + " "; draft != want || overlays(w) != 0 {
+		t.Fatalf("draft %q (want %q), %d dialogs", draft, want, overlays(w))
+	}
+	onUI(func() { w.prompt.Editor.Clear() })
 
 	typeAndSend(w, "what is in this picture?")
 	eventually(t, "reply", func() bool { return settledReply(w) })

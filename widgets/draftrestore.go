@@ -14,7 +14,8 @@ const draftRestoreText = "An extension replaced your draft."
 // DraftRestore is the line above the editor offering the draft back after
 // an extension replaced it: what happened, the start of the old draft so
 // the user knows what they would get, a Restore button and a close button.
-// It starts hidden.
+// ShowNote uses the same line for another note about the draft with an
+// action (an Undo). It starts hidden.
 type DraftRestore struct {
 	widget.BaseWidget
 
@@ -24,6 +25,9 @@ type DraftRestore struct {
 	OnDismiss func()
 
 	previous string
+	// note, action and onAction are ShowNote's; empty note: a restore.
+	note, action string
+	onAction     func()
 
 	bg       *canvas.Rectangle
 	icon     *canvas.Image
@@ -45,6 +49,52 @@ func NewDraftRestore() *DraftRestore {
 // ShowFor shows the line for previous, the draft the extension replaced.
 func (d *DraftRestore) ShowFor(previous string) {
 	d.previous = previous
+	d.note, d.action, d.onAction = "", "", nil
+	d.showNow()
+}
+
+// ShowNote shows note with a button labelled action that hides the line
+// and runs onAction.
+func (d *DraftRestore) ShowNote(note, action string, onAction func()) {
+	d.previous = ""
+	d.note, d.action, d.onAction = note, action, onAction
+	d.showNow()
+}
+
+// Note is what the line says now.
+func (d *DraftRestore) Note() string {
+	if d.note != "" {
+		return d.note
+	}
+	return draftRestoreText
+}
+
+// Act presses the line's button, as a click does.
+func (d *DraftRestore) Act() { d.act() }
+
+func (d *DraftRestore) act() {
+	d.Hide()
+	if d.onAction != nil {
+		f := d.onAction
+		d.onAction = nil
+		f()
+		return
+	}
+	if d.OnRestore != nil {
+		d.OnRestore()
+	}
+}
+
+func (d *DraftRestore) showNow() {
+	if d.message != nil {
+		d.message.Text = d.Note()
+		label, icon := "Restore draft", theme.ContentUndoIcon()
+		if d.action != "" {
+			label = d.action
+		}
+		d.restore.SetText(label)
+		d.restore.SetIcon(icon)
+	}
 	if d.Visible() {
 		d.Refresh()
 	} else {
@@ -58,15 +108,14 @@ func (d *DraftRestore) Previous() string { return d.previous }
 func (d *DraftRestore) CreateRenderer() fyne.WidgetRenderer {
 	d.bg = canvas.NewRectangle(nil)
 	d.icon = &canvas.Image{FillMode: canvas.ImageFillContain}
-	d.message = canvas.NewText(draftRestoreText, nil)
+	d.message = canvas.NewText(d.Note(), nil)
 	d.preview = canvas.NewText("", nil)
 	d.preview.TextStyle.Italic = true
-	d.restore = widget.NewButtonWithIcon("Restore draft", theme.ContentUndoIcon(), func() {
-		d.Hide()
-		if d.OnRestore != nil {
-			d.OnRestore()
-		}
-	})
+	label := "Restore draft"
+	if d.action != "" {
+		label = d.action
+	}
+	d.restore = widget.NewButtonWithIcon(label, theme.ContentUndoIcon(), d.act)
 	d.dismiss = newMiniIconButton(theme.CancelIcon(), func() {
 		d.Hide()
 		if d.OnDismiss != nil {

@@ -28,6 +28,10 @@ type keyList struct {
 	onLeaveTop func()
 	// tapActivates makes one click run a row, as in a menu.
 	tapActivates bool
+	// noSelectOnFocus leaves nothing selected when the list takes the
+	// focus: where picking is a decision (a dialog's options), the first
+	// arrow key picks the first row instead.
+	noSelectOnFocus bool
 
 	sel       widget.ListItemID
 	focused   bool
@@ -134,7 +138,7 @@ func (l *keyList) activate() {
 // nothing is selected. The List's own focus highlight stays off.
 func (l *keyList) FocusGained() {
 	l.focused = true
-	if l.sel < 0 {
+	if l.sel < 0 && !l.noSelectOnFocus {
 		l.selectRow(0)
 	}
 }

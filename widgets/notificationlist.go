@@ -11,18 +11,21 @@ import (
 )
 
 // NotificationList shows notices newest first, one line each, with the
-// selected one in full under the list where its text can be selected and
-// copied. The list is virtualised: a history of hundreds of extension
+// selected one in full under the list (SelectedText gives it, for a Copy
+// button). The arrows move in the list, Esc calls OnClose. The list is virtualised: a history of hundreds of extension
 // errors builds a screenful of rows. The app shows it in a dialog, for
 // extension notifications and for the extension-error log alike.
 type NotificationList struct {
 	widget.BaseWidget
 
+	// OnClose is called for Esc in the list.
+	OnClose func()
+
 	notices  []Notice // newest first
 	selected int      // index into notices, or -1
 	now      func() time.Time
 
-	list   *widget.List
+	list   *keyList
 	empty  *widget.Label
 	header *canvas.Text
 	detail *widget.Label
@@ -32,7 +35,7 @@ type NotificationList struct {
 // NewNotificationList returns an empty list.
 func NewNotificationList() *NotificationList {
 	n := &NotificationList{selected: -1, now: time.Now}
-	n.list = widget.NewList(
+	n.list = newKeyList(
 		func() int { return len(n.notices) },
 		func() fyne.CanvasObject { return newNoticeRow() },
 		func(i widget.ListItemID, o fyne.CanvasObject) {
@@ -40,14 +43,18 @@ func NewNotificationList() *NotificationList {
 				o.(*noticeRow).set(n.notices[i], n.now())
 			}
 		})
-	n.list.OnSelected = func(i widget.ListItemID) { n.selectRow(i) }
+	n.list.onSelect = func(i widget.ListItemID) { n.selectRow(i) }
+	n.list.onEscape = func() {
+		if n.OnClose != nil {
+			n.OnClose()
+		}
+	}
 	n.empty = widget.NewLabel("No notifications yet.")
 	n.empty.Alignment = fyne.TextAlignCenter
 	n.empty.Importance = widget.LowImportance
 	n.header = canvas.NewText("", nil)
 	n.detail = widget.NewLabel("")
 	n.detail.Wrapping = fyne.TextWrapWord
-	n.detail.Selectable = true
 	n.scroll = container.NewVScroll(n.detail)
 	n.ExtendBaseWidget(n)
 	return n
@@ -72,13 +79,19 @@ func (n *NotificationList) SetNotices(notices []Notice) {
 		}
 	}
 	n.notices, n.selected = rev, -1
-	n.list.UnselectAll()
-	if sel >= 0 {
-		n.list.Select(sel)
-	} else {
+	n.list.reset(sel)
+	if sel < 0 {
 		n.showDetail()
 	}
 	n.Refresh()
+}
+
+// SelectedText is the selected notice's whole text, or "".
+func (n *NotificationList) SelectedText() string {
+	if n.selected < 0 || n.selected >= len(n.notices) {
+		return ""
+	}
+	return n.notices[n.selected].Text
 }
 
 func (n *NotificationList) selectRow(i int) {

@@ -104,6 +104,51 @@ func (e *PromptEditor) Clear() { e.SetText("") }
 // SetText replaces the draft; a solid (idle) cursor stays solid.
 func (e *PromptEditor) SetText(text string) { e.keepStill(func() { e.Entry.SetText(text) }) }
 
+// SetTextCursorAtEnd replaces the draft and puts the cursor after its last
+// character, as if it had just been typed: a draft given back, a completed
+// command, text from an extension. The entry counts the cursor in
+// characters on rows as wrapped on screen, not in bytes or lines; Page Down
+// is its own way to the end.
+func (e *PromptEditor) SetTextCursorAtEnd(text string) {
+	e.keepStill(func() {
+		e.Entry.SetText(text)
+		e.Entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyPageDown})
+	})
+}
+
+// InsertAtCursor types text in at the cursor, after the selection if there
+// is one (nothing the user typed is replaced), and leaves the cursor after
+// it. Ctrl+Z takes it out again, as a paste; so does UndoInsert while the
+// draft has not changed since.
+func (e *PromptEditor) InsertAtCursor(text string) {
+	e.keepStill(func() {
+		e.CollapseSelection()
+		e.Entry.TypedShortcut(&fyne.ShortcutPaste{Clipboard: textClipboard(text)})
+	})
+}
+
+// CollapseSelection ends a selection with the cursor at its end, the text
+// kept.
+func (e *PromptEditor) CollapseSelection() {
+	if e.SelectedText() != "" {
+		// Right without Shift does that.
+		e.keepStill(func() { e.Entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyRight}) })
+	}
+}
+
+// UndoInsert takes back the last change to the draft, as Ctrl+Z does.
+func (e *PromptEditor) UndoInsert() { e.keepStill(e.Entry.Undo) }
+
+// CursorOffset is the cursor's place in the draft, in characters.
+func (e *PromptEditor) CursorOffset() int { return e.CursorTextOffset() }
+
+// textClipboard is a clipboard holding one text, so an insertion goes
+// through the entry's paste: at the cursor, undoable.
+type textClipboard string
+
+func (c textClipboard) Content() string   { return string(c) }
+func (c textClipboard) SetContent(string) {}
+
 // Append adds text at the end of the draft; a solid cursor stays solid.
 func (e *PromptEditor) Append(text string) { e.keepStill(func() { e.Entry.Append(text) }) }
 

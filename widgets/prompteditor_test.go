@@ -263,3 +263,69 @@ func TestPromptEditorRecallsEarlierPrompts(t *testing.T) {
 		t.Fatalf("Up replaced a draft with %q", e.Text())
 	}
 }
+
+// TestPromptEditorCursorAtEndInRunes: a draft set with SetTextCursorAtEnd
+// has the cursor after its last character however many bytes its letters
+// take and however its lines wrap, so typing goes on at the end.
+func TestPromptEditorCursorAtEndInRunes(t *testing.T) {
+	e, _ := newTestEditor(t)
+	for _, draft := range []string{
+		"naïve café ✓",
+		"Grüße\n\n日本語のテキスト — ünïcødé",
+		// Longer than the 360 px editor is wide: it wraps.
+		"Ein sehr langer Satz über Änderungen, der in diesem schmalen Editor ganz sicher umbricht: äöü ß ✓ 🎉",
+		"",
+	} {
+		e.SetTextCursorAtEnd(draft)
+		if got, want := e.CursorOffset(), len([]rune(draft)); got != want {
+			t.Fatalf("%q: cursor at character %d, want %d (the end)", draft, got, want)
+		}
+		if lines := strings.Count(draft, "\n"); len(draft) > 80 && e.CursorRow <= lines {
+			t.Fatalf("%q did not wrap (cursor row %d): the test lost its point", draft, e.CursorRow)
+		}
+		test.Type(e, "!")
+		if e.Text() != draft+"!" {
+			t.Fatalf("typed after %q: got %q", draft, e.Text())
+		}
+	}
+}
+
+// TestPromptEditorInsertAtCursor: an insertion goes in where the cursor is,
+// counted in characters, never over a selection, and Ctrl+Z or UndoInsert
+// takes it out again with the draft as it was.
+func TestPromptEditorInsertAtCursor(t *testing.T) {
+	e, _ := newTestEditor(t)
+	e.SetTextCursorAtEnd("äöü look at  please")
+	for range len([]rune(" please")) {
+		key(e, fyne.KeyLeft)
+	}
+	e.InsertAtCursor("@notes.txt")
+	if got := e.Text(); got != "äöü look at @notes.txt please" {
+		t.Fatalf("inserted into %q", got)
+	}
+	if got, want := e.CursorOffset(), len([]rune("äöü look at @notes.txt")); got != want {
+		t.Fatalf("cursor at %d after the insertion, want %d", got, want)
+	}
+	e.UndoInsert()
+	if got := e.Text(); got != "äöü look at  please" {
+		t.Fatalf("undo left %q", got)
+	}
+	// A selection stays: the insertion goes after it.
+	e.SetTextCursorAtEnd("keep this")
+	withHeld(e, func() {
+		for range 4 {
+			key(e, fyne.KeyLeft)
+		}
+	}, desktop.KeyShiftLeft)
+	if e.SelectedText() != "this" {
+		t.Fatalf("selected %q", e.SelectedText())
+	}
+	e.InsertAtCursor(" @a.go")
+	if got := e.Text(); got != "keep this @a.go" {
+		t.Fatalf("inserted over the selection: %q", got)
+	}
+	e.TypedShortcut(&fyne.ShortcutUndo{})
+	if got := e.Text(); got != "keep this" {
+		t.Fatalf("Ctrl+Z left %q", got)
+	}
+}

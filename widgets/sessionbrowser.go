@@ -26,7 +26,10 @@ const (
 //
 // Keyboard: the search box has the focus; Down moves into the list, Up on
 // its first row moves back, typing in the list goes on filtering, Enter
-// opens, Esc clears the search and then calls OnClose.
+// opens. Esc in the search box clears the search and then calls OnClose;
+// in the list it calls OnClose. Tab reaches the
+// scope switch (the arrows change it) and the buttons (Enter presses
+// them); Esc there calls OnClose too.
 type SessionBrowser struct {
 	widget.BaseWidget
 
@@ -45,12 +48,14 @@ type SessionBrowser struct {
 	quiet    bool
 
 	search  *sessionSearch
-	scope   *widget.RadioGroup
+	scope   *Choice
 	list    *keyList
 	empty   *widget.Label
 	count   *canvas.Text
-	refresh *widget.Button
-	create  *widget.Button
+	refresh *DialogButton
+	create  *DialogButton
+	// keys hand Esc on the switch and the buttons to OnClose.
+	keys *DialogKeys
 
 	now func() time.Time
 }
@@ -58,14 +63,17 @@ type SessionBrowser struct {
 // NewSessionBrowser returns an empty browser showing this folder's sessions.
 func NewSessionBrowser() *SessionBrowser {
 	b := &SessionBrowser{now: time.Now}
+	b.keys = &DialogKeys{Cancel: func() {
+		if b.OnClose != nil {
+			b.OnClose()
+		}
+	}}
 	b.search = newSessionSearch(b)
-	b.scope = widget.NewRadioGroup([]string{scopeThisFolder, scopeAllFolders}, b.scopePicked)
-	b.scope.Horizontal = true
-	b.scope.Required = true
-	b.scope.Selected = scopeThisFolder
+	b.scope = NewChoice([]string{scopeThisFolder, scopeAllFolders}, b.keys)
+	b.scope.OnChanged = b.scopePicked
 	b.list = newKeyList(func() int { return len(b.shown) }, b.newRow, b.updateRow)
 	b.list.onActivate = func(id widget.ListItemID) { b.open(id) }
-	b.list.onEscape = func() { b.focusSearch() }
+	b.list.onEscape = func() { b.keys.cancel() }
 	b.list.onLeaveTop = func() { b.focusSearch() }
 	b.list.onRune = func(r rune) {
 		b.focusSearch()
@@ -75,16 +83,16 @@ func NewSessionBrowser() *SessionBrowser {
 	b.empty.Alignment = fyne.TextAlignCenter
 	b.empty.Importance = widget.LowImportance
 	b.count = canvas.NewText("", nil)
-	b.refresh = widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), func() {
+	b.refresh = NewDialogButton("Refresh", theme.ViewRefreshIcon(), func() {
 		if b.OnRefresh != nil {
 			b.OnRefresh()
 		}
-	})
-	b.create = widget.NewButtonWithIcon("New session", theme.ContentAddIcon(), func() {
+	}, b.keys)
+	b.create = NewDialogButton("New session", theme.ContentAddIcon(), func() {
 		if b.OnNew != nil {
 			b.OnNew()
 		}
-	})
+	}, b.keys)
 	b.create.Importance = widget.HighImportance
 	b.ExtendBaseWidget(b)
 	b.filter()

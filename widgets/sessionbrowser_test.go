@@ -181,10 +181,10 @@ func TestSessionBrowserScopeAndButtons(t *testing.T) {
 	b.OnRefresh = func() { refreshes++ }
 
 	b.SetScope(true)
-	if len(scopes) != 0 || b.scope.Selected != scopeAllFolders || !b.Scope() {
-		t.Fatalf("SetScope fired %v, shows %q", scopes, b.scope.Selected)
+	if len(scopes) != 0 || b.scope.Selected() != scopeAllFolders || !b.Scope() {
+		t.Fatalf("SetScope fired %v, shows %q", scopes, b.scope.Selected())
 	}
-	b.scope.SetSelected(scopeThisFolder) // as a click does
+	b.scope.TypedKey(&fyne.KeyEvent{Name: fyne.KeyLeft}) // as the arrow key does
 	if len(scopes) != 1 || scopes[0] || b.Scope() {
 		t.Fatalf("user toggle gave %v", scopes)
 	}

@@ -35,7 +35,7 @@ type SessionTree struct {
 	leaf   int
 
 	list  *keyList
-	fork  *widget.Button
+	fork  *DialogButton
 	hint  *canvas.Text
 	empty *widget.Label
 	// hintText is the hint before fitting it beside the button.
@@ -57,7 +57,11 @@ func NewSessionTree() *SessionTree {
 			t.OnClose()
 		}
 	}
-	t.fork = widget.NewButton("Fork from here", t.forkSelected)
+	t.fork = NewDialogButton("Fork from here", nil, t.forkSelected, &DialogKeys{Cancel: func() {
+		if t.OnClose != nil {
+			t.OnClose()
+		}
+	}})
 	t.fork.Importance = widget.HighImportance
 	t.hint = canvas.NewText("", nil)
 	t.empty = widget.NewLabel("No entries yet")

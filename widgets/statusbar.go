@@ -2,6 +2,7 @@ package widgets
 
 import (
 	"fmt"
+	"image/color"
 	"maps"
 	"slices"
 	"strings"
@@ -23,11 +24,18 @@ type StatusBar struct {
 	st   Status
 	have bool
 
-	dot      *canvas.Circle
-	conn     *canvas.Text
-	tokens   *canvas.Text
-	cost     *canvas.Text
-	ctx      *widget.ProgressBar // a slim bar; its text would not fit
+	dot    *canvas.Circle
+	conn   *canvas.Text
+	tokens *canvas.Text
+	cost   *canvas.Text
+	// The context meter: an outlined track, filled as far as the context
+	// is used. Empty or unknown, only the outline shows: a filled track
+	// (widget.ProgressBar's) reads as full.
+	ctxTrack *canvas.Rectangle
+	ctxFill  *canvas.Rectangle
+	// ctxValue is how full the meter is, 0–1; ctxLevel its colour.
+	ctxValue float64
+	ctxLevel contextLevel
 	ctxText  *canvas.Text
 	activity *canvas.Text
 	ext      *canvas.Text
@@ -97,20 +105,77 @@ func (b *StatusBar) styleDot() {
 	b.dot.Refresh()
 }
 
-func (b *StatusBar) setContext() {
-	st := b.st
-	text, value := "context unknown", 0.0
-	if st.ContextPercent >= 0 {
-		text = fmt.Sprintf("%s / %s (%.0f%%)", compactCount(st.ContextTokens), compactCount(st.ContextWindow), st.ContextPercent)
-		value = min(st.ContextPercent, 100) / 100
+// contextLevel is how worrying the context's use is.
+type contextLevel int
+
+const (
+	contextFine contextLevel = iota
+	contextNearlyFull
+	contextOver
+)
+
+// contextNearlyFullPercent is where the meter turns to the warning colour.
+const contextNearlyFullPercent = 85
+
+// ContextSummary is what the status bar says about the context window: how
+// many tokens of how many, or in words that the conversation no longer
+// fits (a session loaded for a model with a smaller window), never a
+// percentage above 100.
+func ContextSummary(st Status) string {
+	text, _, _ := contextMeter(st)
+	return text
+}
+
+func contextMeter(st Status) (text string, value float64, level contextLevel) {
+	switch {
+	case st.ContextPercent < 0:
+		return "context unknown", 0, contextFine
+	case st.ContextPercent > 100 || (st.ContextWindow > 0 && st.ContextTokens > st.ContextWindow):
+		return fmt.Sprintf("%s tokens: more than this model's %s window", compactCount(st.ContextTokens), compactCount(st.ContextWindow)), 1, contextOver
 	}
+	text = fmt.Sprintf("%s / %s (%.0f%%)", compactCount(st.ContextTokens), compactCount(st.ContextWindow), st.ContextPercent)
+	level = contextFine
+	if st.ContextPercent >= contextNearlyFullPercent {
+		level = contextNearlyFull
+	}
+	return text, st.ContextPercent / 100, level
+}
+
+func (b *StatusBar) setContext() {
+	text, value, level := contextMeter(b.st)
 	if b.ctxText.Text != text {
 		b.ctxText.Text = text
 		b.ctxText.Refresh()
 	}
-	if b.ctx.Value != value {
-		b.ctx.SetValue(value)
+	if b.ctxValue != value || b.ctxLevel != level {
+		b.ctxValue, b.ctxLevel = value, level
+		b.styleContext()
 	}
+}
+
+// styleContext colours the meter; layout sizes its fill.
+func (b *StatusBar) styleContext() {
+	th := b.Theme()
+	v := fyne.CurrentApp().Settings().ThemeVariant()
+	b.ctxTrack.FillColor = color.Transparent
+	b.ctxTrack.StrokeColor = th.Color(theme.ColorNameInputBorder, v)
+	b.ctxTrack.StrokeWidth = 1
+	name := theme.ColorNamePrimary
+	switch b.ctxLevel {
+	case contextNearlyFull:
+		name = theme.ColorNameWarning
+	case contextOver:
+		name = theme.ColorNameError
+	}
+	b.ctxFill.FillColor = th.Color(name, v)
+	b.ctxFill.Hidden = b.ctxValue <= 0
+	b.ctxText.Color = th.Color(theme.ColorNamePlaceHolder, v)
+	if b.ctxLevel == contextOver {
+		b.ctxText.Color = th.Color(theme.ColorNameError, v)
+	}
+	b.ctxTrack.Refresh()
+	b.ctxFill.Refresh()
+	b.ctxText.Refresh()
 }
 
 func tokensText(in, out int) string {
@@ -155,12 +220,12 @@ func (b *StatusBar) CreateRenderer() fyne.WidgetRenderer {
 	b.conn = canvas.NewText("", nil)
 	b.tokens = canvas.NewText("", nil)
 	b.cost = canvas.NewText("", nil)
-	b.ctx = widget.NewProgressBar()
-	b.ctx.TextFormatter = func() string { return "" }
+	b.ctxTrack = canvas.NewRectangle(color.Transparent)
+	b.ctxFill = canvas.NewRectangle(color.Transparent)
 	b.ctxText = canvas.NewText("", nil)
 	b.activity = canvas.NewText("", nil)
 	b.ext = canvas.NewText("", nil)
-	b.objects = []fyne.CanvasObject{b.dot, b.conn, b.tokens, b.cost, b.ctx, b.ctxText, b.activity, b.ext}
+	b.objects = []fyne.CanvasObject{b.dot, b.conn, b.tokens, b.cost, b.ctxTrack, b.ctxFill, b.ctxText, b.activity, b.ext}
 	r := &statusBarRenderer{b: b}
 	st, had := b.st, b.have
 	b.have = false
@@ -200,8 +265,14 @@ func (b *StatusBar) layout(size fyne.Size) {
 	place(b.tokens)
 	place(b.cost)
 	ch := pad * 1.5
-	b.ctx.Move(fyne.NewPos(x, mid-ch/2))
-	b.ctx.Resize(fyne.NewSize(statusContextWidth, ch))
+	b.ctxTrack.Move(fyne.NewPos(x, mid-ch/2))
+	b.ctxTrack.Resize(fyne.NewSize(statusContextWidth, ch))
+	b.ctxTrack.CornerRadius = ch / 2
+	// A sliver of use still shows as a round dot, not a hairline.
+	fill := max(float32(min(b.ctxValue, 1))*statusContextWidth, ch)
+	b.ctxFill.Move(fyne.NewPos(x, mid-ch/2))
+	b.ctxFill.Resize(fyne.NewSize(fill, ch))
+	b.ctxFill.CornerRadius = ch / 2
 	x += statusContextWidth + pad
 	place(b.ctxText)
 	place(b.activity)
@@ -241,11 +312,10 @@ func (r *statusBarRenderer) Refresh() {
 	}
 	b.tokens.Color = th.Color(theme.ColorNamePlaceHolder, v)
 	b.cost.Color = th.Color(theme.ColorNamePlaceHolder, v)
-	b.ctxText.Color = th.Color(theme.ColorNamePlaceHolder, v)
 	b.ext.Color = th.Color(theme.ColorNamePlaceHolder, v)
 	b.activity.Color = th.Color(theme.ColorNameWarning, v)
 	b.styleDot()
-	b.ctx.Refresh()
+	b.styleContext()
 	b.layout(b.Size())
 	canvas.Refresh(b)
 }

@@ -18,8 +18,22 @@ func (a *agent) cmdNewSession(c *command) (any, error) {
 	}))
 }
 
+// cmdSwitchSession opens a session file. Like pi it refuses one whose
+// header names a working folder that no longer exists.
 func (a *agent) cmdSwitchSession(c *command) (any, error) {
-	return cancelledData(a.replaceSession(func() (*session, error) { return loadSession(c.SessionPath) }))
+	return cancelledData(a.replaceSession(func() (*session, error) {
+		s, err := loadSession(c.SessionPath)
+		if err != nil {
+			return nil, err
+		}
+		if s.Cwd != "" {
+			if info, err := os.Stat(s.Cwd); err != nil || !info.IsDir() {
+				wd, _ := os.Getwd()
+				return nil, errorf("Stored session working directory does not exist: %s\nSession file: %s\nCurrent working directory: %s", s.Cwd, c.SessionPath, wd)
+			}
+		}
+		return s, nil
+	}))
 }
 
 func (a *agent) cmdClone(c *command) (any, error) {

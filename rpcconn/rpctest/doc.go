@@ -27,6 +27,9 @@
 // and so on). It honours --model PROVIDER/ID[:LEVEL] (or just ID),
 // --thinking LEVEL, --name/-n NAME, --no-session, --session-dir DIR (save
 // sessions there; without it sessions live in memory) and --session FILE.
+// Like pi, switch_session refuses a file whose header names a working
+// folder that no longer exists ("Stored session working directory does
+// not exist: …").
 // Its own flags may also come from the KNIGHTCODE_FAKE_ARGS environment
 // variable (a JSON array of strings, or space-separated words); command-line
 // flags are read after it. An unknown --fake-* flag exits 2.

@@ -1,0 +1,85 @@
+package app
+
+import (
+	"context"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"knightcode.ai/desktop/rpcconn"
+	"knightcode.ai/desktop/widgets"
+)
+
+// windowGoroutines lists the goroutines running the window's own
+// background work (queries for the panels, attachments).
+func windowGoroutines() []string {
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	var out []string
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if strings.Contains(g, "app.(*workers).Go") {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// TestWindowShutdownStopsItsQueries: queries the window started — the
+// palette's commands, the session tree, the session list — are cancelled
+// and waited for when the window closes, even while the agent does not
+// answer; none is left running, and what they or the agent's goroutines
+// hand to the UI after the loop ended is dropped.
+func TestWindowShutdownStopsItsQueries(t *testing.T) {
+	w, _ := openTestWindow(t)
+	// The agent's stdout stalls for a minute mid-reply: answers to the
+	// queries below wait behind it.
+	typeAndSend(w, "[[stall:60000]] [[long:20]] [[slow:20]]")
+	eventually(t, "streaming", func() bool { v := drawn(w); return v.Running && len(v.Items) > 1 })
+	time.Sleep(200 * time.Millisecond) // into the stall
+	onUI(func() {
+		w.loadCommands()
+		w.actionTree()
+		w.actionBrowse()
+		w.actionFork()
+	})
+	eventually(t, "queries running", func() bool { return len(windowGoroutines()) >= 2 })
+
+	// What runs on the UI goroutine from now on is counted.
+	var late []string
+	uiDo = func(f func()) {
+		uiLock.Lock()
+		defer uiLock.Unlock()
+		late = append(late, "uiDo")
+		f()
+	}
+	uiDoAndWait = uiDo
+	start := time.Now()
+	w.loopEnded.Store(true) // as Run does when Fyne's loop returns
+	w.bg.stop()
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("stopping the window's queries took %v: they were not cancelled", d)
+	}
+	if left := windowGoroutines(); len(left) > 0 {
+		t.Fatalf("%d window goroutines left after stop:\n%s", len(left), strings.Join(left, "\n\n"))
+	}
+	if w.bg.Go(func(context.Context) {}) {
+		t.Fatal("new work started after the window stopped")
+	}
+	w.shutdown()
+
+	// The controller's goroutines and late callbacks call these; after
+	// the loop they must not reach Fyne, which would run them on the
+	// calling goroutine with the window gone.
+	w.ShowDialog(&rpcconn.ExtensionUIRequest{ID: "late", Method: rpcconn.UIConfirm, Title: "late"})
+	w.CloseDialogs()
+	w.SetEditorText("late")
+	w.RestoreDraft("late")
+	w.Notify(widgets.Notice{Text: "late"})
+	w.Settled()
+	w.AfterPaint(func() {})
+	w.do(func() { t.Error("w.do ran after the loop ended") })
+	if len(late) > 0 {
+		t.Fatalf("%d UI calls after the loop ended", len(late))
+	}
+}
