@@ -28,6 +28,9 @@ func (w *Window) draw() {
 	}
 	if first || !sameBacking(v.Items, prev.Items) {
 		w.chat.SetItems(v.Items)
+		if first || len(v.Items) != len(prev.Items) {
+			w.prompt.Editor.SetHistory(promptHistory(v.Items))
+		}
 		if trace.enabled() {
 			trace.Mark("items", len(v.Items))
 		}

@@ -46,6 +46,8 @@ type Window struct {
 	thinking *widgets.ThinkingPicker
 	status   *widgets.StatusBar
 	banner   *widgets.Banner
+	// editing is the earlier prompt being edited to send again, or nil.
+	editing *editingPrompt
 	find     *widgets.FindBar
 	name     *widget.Label
 	body     *fyne.Container
@@ -113,6 +115,7 @@ func (w *Window) Window() fyne.Window { return w.win }
 func (w *Window) build() {
 	w.chat = widgets.NewChatView()
 	w.chat.OnToolChipTapped = func(id string) { w.sidebar.Select(id) }
+	w.chat.SetOnEditPrompt(w.editPrompt)
 	w.sidebar = widgets.NewToolSidebar()
 	w.sidebar.OnShowAll = w.openPath
 	w.models = widgets.NewModelPicker()
@@ -227,6 +230,9 @@ func (w *Window) stop() {
 		m.Cancel()
 		return
 	}
+	if !w.drawn.Running && w.cancelEdit() {
+		return
+	}
 	if w.controller == nil {
 		return
 	}
@@ -296,6 +302,16 @@ func (w *Window) submit(text string, mode widgets.SubmitMode) {
 	}
 	if loading {
 		w.toasts.Show("Images are still loading; send again in a moment.", widgets.NoticeInfo)
+		return
+	}
+	if mode == widgets.SubmitPrompt && w.editing != nil && !strings.HasPrefix(text, "!") {
+		w.sendEdit(text, images, func() {
+			w.do(func() {
+				for _, id := range ids {
+					w.removeImage(id)
+				}
+			})
+		})
 		return
 	}
 	if strings.HasPrefix(text, "!") && len(images) == 0 {

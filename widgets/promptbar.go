@@ -240,3 +240,6 @@ func (r *promptBarRenderer) Refresh() {
 	r.Layout(b.Size())
 	canvas.Refresh(b)
 }
+
+// Note is the note SetNote set.
+func (b *PromptBar) Note() string { return b.note }

@@ -422,8 +422,6 @@ func (e *PromptEditor) recallStep(older bool) bool {
 		return true
 	}
 	e.recall, e.recalled = next, e.history[next]
-	e.SetText(e.recalled)
-	e.CursorRow, e.CursorColumn = 0, 0
-	e.Refresh()
+	e.SetTextCursorAtEnd(e.recalled)
 	return true
 }
