@@ -47,7 +47,7 @@ type Window struct {
 	status   *widgets.StatusBar
 	banner   *widgets.Banner
 	// editing is the earlier prompt being edited to send again, or nil.
-	editing *editingPrompt
+	editing  *editingPrompt
 	find     *widgets.FindBar
 	name     *widget.Label
 	body     *fyne.Container
