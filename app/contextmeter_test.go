@@ -15,7 +15,7 @@ import (
 // input tokens set to lastInput.
 func piFixture(t *testing.T, dir, cwd string, lastInput int) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "sessions", "pi-0.73.1.jsonl"))
+	data, err := os.ReadFile(filepath.Join("sessionfiles", "testdata", "sessions", "pi-0.73.1.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}

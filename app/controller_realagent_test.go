@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"knightcode.ai/desktop/app/sessionfiles"
 	"knightcode.ai/desktop/rpcconn"
 	"knightcode.ai/desktop/rpcconn/rpctest/llmserver"
 	"knightcode.ai/desktop/rpcconn/rpctest/pienv"
@@ -52,7 +53,7 @@ func TestSessionCommandsAgainstRealAgent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var listed *SessionInfo
+	var listed *sessionfiles.Info
 	for i := range infos {
 		if infos[i].Path == original {
 			listed = &infos[i]

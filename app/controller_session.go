@@ -7,15 +7,16 @@ import (
 	"path/filepath"
 	"strings"
 
+	"knightcode.ai/desktop/app/sessionfiles"
 	"knightcode.ai/desktop/rpcconn"
 	"knightcode.ai/desktop/widgets"
 )
 
 // Sessions lists the agent's session files, newest first, for the browser.
-func (c *Controller) Sessions(ctx context.Context, all bool) ([]SessionInfo, []SkippedFile, error) {
+func (c *Controller) Sessions(ctx context.Context, all bool) ([]sessionfiles.Info, []sessionfiles.Skipped, error) {
 	home, _ := os.UserHomeDir()
 	opts := c.options()
-	return ListSessions(ctx, SessionRoots(opts.Args, home), c.WorkDir(), all)
+	return sessionfiles.List(ctx, sessionfiles.Roots(opts.Args, home), c.WorkDir(), all)
 }
 
 // WorkDir is the agent's working folder as it was started there: the
@@ -43,7 +44,7 @@ func (c *Controller) SwitchSession(path string) {
 		cancelled, err := conn.SwitchSession(ctx, path)
 		if err != nil {
 			// pi: "Stored session working directory does not exist".
-			if g, ok := c.ui.(folderGoneUI); ok && strings.Contains(err.Error(), "working directory does not exist") && folderGone(sessionCwd(path)) {
+			if g, ok := c.ui.(folderGoneUI); ok && strings.Contains(err.Error(), "working directory does not exist") && sessionfiles.FolderGone(sessionfiles.Cwd(path)) {
 				g.SessionFolderGone(path)
 				return nil
 			}
@@ -267,7 +268,7 @@ func (c *Controller) Tree(ctx context.Context) ([]rpcconn.TreeNode, string, erro
 		if file == "" {
 			return nil, "", errors.New("this session is not saved to a file, and the agent cannot list its tree")
 		}
-		return ReadSessionTree(file)
+		return sessionfiles.ReadTree(file)
 	}
 	if err != nil {
 		return nil, "", err
@@ -292,7 +293,7 @@ func (c *Controller) EntriesSince(ctx context.Context, since string) ([]rpcconn.
 		if file == "" {
 			return nil, err
 		}
-		return ReadEntriesSince(file, since)
+		return sessionfiles.ReadEntriesSince(file, since)
 	}
 	return r.Entries, err
 }

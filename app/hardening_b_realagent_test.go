@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"knightcode.ai/desktop/app/sessionfiles"
 	"knightcode.ai/desktop/rpcconn/rpctest/pienv"
 	"knightcode.ai/desktop/widgets"
 )
@@ -61,7 +62,7 @@ func TestRealAgentSessionWithGoneFolder(t *testing.T) {
 	})
 	t.Logf("pi refused the original: %q", lastItem(s).Text)
 
-	dst, err := copySessionToFolder(src, c.WorkDir())
+	dst, err := sessionfiles.CopyToFolder(src, c.WorkDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +71,7 @@ func TestRealAgentSessionWithGoneFolder(t *testing.T) {
 	if got := strings.Join(userTexts(s), "|"); got != "Say hello to the session browser|And once more, please" {
 		t.Fatalf("pi loaded %q", got)
 	}
-	read, err := readSessionTranscript(src)
+	read, err := sessionfiles.ReadTranscript(src)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 
+	"knightcode.ai/desktop/app/sessionfiles"
 	"knightcode.ai/desktop/rpcconn"
 	"knightcode.ai/desktop/widgets"
 )
@@ -20,7 +21,7 @@ func (w *Window) actionBrowse() {
 	k := newKeyDialog(w.win, w.modals)
 	b := widgets.NewSessionBrowser()
 	// listed are the sessions shown, to know more of the one opened.
-	var listed []SessionInfo
+	var listed []sessionfiles.Info
 	load := func(all bool) {
 		w.bg.Go(func(ctx context.Context) {
 			ctx, cancel := context.WithTimeout(ctx, callTimeout)
@@ -47,7 +48,7 @@ func (w *Window) actionBrowse() {
 				return
 			}
 		}
-		w.openSession(SessionInfo{Path: path})
+		w.openSession(sessionfiles.Info{Path: path})
 	}
 	b.OnNew = func() {
 		k.Close()
@@ -62,7 +63,7 @@ func (w *Window) actionBrowse() {
 	load(b.Scope())
 }
 
-func sessionRows(infos []SessionInfo, current string) []widgets.SessionRow {
+func sessionRows(infos []sessionfiles.Info, current string) []widgets.SessionRow {
 	rows := make([]widgets.SessionRow, len(infos))
 	for i, in := range infos {
 		title := in.Name

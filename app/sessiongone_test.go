@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
 
+	"knightcode.ai/desktop/app/sessionfiles"
 	"knightcode.ai/desktop/widgets"
 )
 
@@ -18,7 +19,7 @@ import (
 // folder long gone, into dir.
 func goneFixture(t *testing.T, dir string) (path, cwd string) {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "sessions", "pi-0.73.1.jsonl"))
+	data, err := os.ReadFile(filepath.Join("sessionfiles", "testdata", "sessions", "pi-0.73.1.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +29,7 @@ func goneFixture(t *testing.T, dir string) (path, cwd string) {
 		t.Fatal(err)
 	}
 	cwd = "/tmp/TestListSessionsRealPi3184103466/001/work"
-	if !folderGone(cwd) {
+	if !sessionfiles.FolderGone(cwd) {
 		t.Skip(cwd + " exists on this machine")
 	}
 	return path, cwd
@@ -40,17 +41,17 @@ func goneFixture(t *testing.T, dir string) (path, cwd string) {
 // another copy, never overwriting one.
 func TestCopySessionToFolder(t *testing.T) {
 	root := t.TempDir()
-	src, oldCwd := goneFixture(t, filepath.Join(root, sessionFolderName("/tmp/TestListSessionsRealPi3184103466/001/work")))
+	src, oldCwd := goneFixture(t, filepath.Join(root, sessionfiles.FolderName("/tmp/TestListSessionsRealPi3184103466/001/work")))
 	before, _ := os.ReadFile(src)
 	stamp := time.Now().Add(-time.Hour)
 	os.Chtimes(src, stamp, stamp)
 	here := t.TempDir()
 
-	dst, err := copySessionToFolder(src, here)
+	dst, err := sessionfiles.CopyToFolder(src, here)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := filepath.Join(root, sessionFolderName(here), filepath.Base(src)); dst != want {
+	if want := filepath.Join(root, sessionfiles.FolderName(here), filepath.Base(src)); dst != want {
 		t.Fatalf("copied to %s, want %s", dst, want)
 	}
 	after, _ := os.ReadFile(src)
@@ -72,18 +73,18 @@ func TestCopySessionToFolder(t *testing.T) {
 			t.Fatalf("line %d changed:\n%s\n%s", i+1, oldLines[i], newLines[i])
 		}
 	}
-	if sessionCwd(dst) != here || folderGone(sessionCwd(dst)) {
-		t.Fatalf("the copy's folder is %q", sessionCwd(dst))
+	if sessionfiles.Cwd(dst) != here || sessionfiles.FolderGone(sessionfiles.Cwd(dst)) {
+		t.Fatalf("the copy's folder is %q", sessionfiles.Cwd(dst))
 	}
 
 	// A flat session folder (--session-dir): beside the original.
 	flat := t.TempDir()
 	src2, _ := goneFixture(t, flat)
-	a, err := copySessionToFolder(src2, here)
+	a, err := sessionfiles.CopyToFolder(src2, here)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := copySessionToFolder(src2, here)
+	b, err := sessionfiles.CopyToFolder(src2, here)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,11 +92,11 @@ func TestCopySessionToFolder(t *testing.T) {
 	if a != filepath.Join(flat, stem+"-copy.jsonl") || b != filepath.Join(flat, stem+"-copy-2.jsonl") {
 		t.Fatalf("flat copies %s, %s", a, b)
 	}
-	infos, _, err := ListSessions(t.Context(), []string{flat}, here, false)
+	infos, _, err := sessionfiles.List(t.Context(), []string{flat}, here, false)
 	if err != nil || len(infos) != 2 {
 		t.Fatalf("this folder lists %d sessions (%v), want the two copies", len(infos), err)
 	}
-	all, _, _ := ListSessions(t.Context(), []string{flat}, here, true)
+	all, _, _ := sessionfiles.List(t.Context(), []string{flat}, here, true)
 	var gone int
 	for _, in := range all {
 		if in.FolderGone {
@@ -115,11 +116,11 @@ func TestCopySessionToFolder(t *testing.T) {
 // pi): the current branch, from the last compaction's summary on.
 func TestReadSessionTranscript(t *testing.T) {
 	for _, file := range []string{
-		filepath.Join("testdata", "sessions", "branches.jsonl"),
-		filepath.Join("testdata", "sessions", "pi-0.73.1.jsonl"),
+		filepath.Join("sessionfiles", "testdata", "sessions", "branches.jsonl"),
+		filepath.Join("sessionfiles", "testdata", "sessions", "pi-0.73.1.jsonl"),
 		generatedSession(t, 300),
 	} {
-		got, err := readSessionTranscript(file)
+		got, err := sessionfiles.ReadTranscript(file)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -176,8 +177,8 @@ func TestWindowSessionWithGoneFolder(t *testing.T) {
 	press(w, fyne.KeyReturn) // Open a copy in this folder
 	eventually(t, "the copy opened", func() bool { return len(sentOfType(t, log, "switch_session")) == 1 })
 	opened := sentOfType(t, log, "switch_session")[0]["sessionPath"].(string)
-	if opened == src || sessionCwd(opened) != w.controller.WorkDir() {
-		t.Fatalf("opened %s (folder %s)", opened, sessionCwd(opened))
+	if opened == src || sessionfiles.Cwd(opened) != w.controller.WorkDir() {
+		t.Fatalf("opened %s (folder %s)", opened, sessionfiles.Cwd(opened))
 	}
 	eventually(t, "the transcript", func() bool {
 		return strings.Contains(strings.Join(userTextsOf(drawn(w)), "|"), "Say hello to the session browser")
@@ -210,7 +211,9 @@ func TestWindowSessionWithGoneFolder(t *testing.T) {
 	switches := len(sentOfType(t, log, "switch_session"))
 
 	// View read-only.
-	onUI(func() { w.openSession(SessionInfo{Path: src, Cwd: sessionCwd(src), Name: "browser fixture"}) })
+	onUI(func() {
+		w.openSession(sessionfiles.Info{Path: src, Cwd: sessionfiles.Cwd(src), Name: "browser fixture"})
+	})
 	onUI(func() { w.modals.top().(*keyDialog).button("View read-only").Tapped(nil) })
 	var ro fyne.Window
 	eventually(t, "the read-only window", func() bool {

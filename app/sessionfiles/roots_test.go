@@ -1,4 +1,4 @@
-package app
+package sessionfiles
 
 import (
 	"os"
@@ -55,7 +55,7 @@ func TestListSessionsRelativeRoot(t *testing.T) {
 	l := newSessionLayout(t)
 	cwd := filepath.Dir(l.flat)
 	l.put(t, l.flat, "flat.jsonl", "", []byte(`{"type":"session","version":3,"id":"f","timestamp":"2025-01-01T00:00:00.000Z","cwd":"`+cwd+`"}`+"\n"))
-	infos, _, err := ListSessions(t.Context(), SessionRoots([]string{"--session-dir", "flat"}, "/nowhere"), cwd, false)
+	infos, _, err := List(t.Context(), Roots([]string{"--session-dir", "flat"}, "/nowhere"), cwd, false)
 	if err != nil || len(infos) != 1 || infos[0].ID != "f" {
 		t.Errorf("ListSessions = %+v, %v", infos, err)
 	}

@@ -1,4 +1,4 @@
-package app
+package sessionfiles
 
 import (
 	"encoding/json"
@@ -22,7 +22,7 @@ var agentHomes = []struct{ envPrefix, dotDir string }{
 // $<NAME>_CODING_AGENT_SESSION_DIR, then "sessionDir" in its settings.json,
 // then sessions/ in its agent folder ($<NAME>_CODING_AGENT_DIR or
 // ~/.<name>/agent). A project's own .pi/settings.json is not read.
-func SessionRoots(agentArgs []string, home string) []string {
+func Roots(agentArgs []string, home string) []string {
 	return sessionRoots(agentArgs, home, os.Getenv)
 }
 

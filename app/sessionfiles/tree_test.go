@@ -1,4 +1,4 @@
-package app
+package sessionfiles
 
 import (
 	"fmt"
@@ -38,7 +38,7 @@ func renderSessionTree(nodes []rpcconn.TreeNode) string {
 func sessionFixture(name string) string { return filepath.Join("testdata", "sessions", name) }
 
 func TestReadSessionTreeBranches(t *testing.T) {
-	tree, leaf, err := ReadSessionTree(sessionFixture("branches.jsonl"))
+	tree, leaf, err := ReadTree(sessionFixture("branches.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestReadSessionTreeDamagedFiles(t *testing.T) {
 		{"bad-line.jsonl", "b1(b2)", "b2"},
 		{"legacy-v1.jsonl", "v1-1(v1-2(v1-3))", "v1-3"},
 	} {
-		tree, leaf, err := ReadSessionTree(sessionFixture(c.file))
+		tree, leaf, err := ReadTree(sessionFixture(c.file))
 		if err != nil || renderSessionTree(tree) != c.tree || leaf != c.leaf {
 			t.Errorf("%s: %s, leaf %q, %v; want %s, leaf %s", c.file, renderSessionTree(tree), leaf, err, c.tree, c.leaf)
 		}
@@ -100,7 +100,7 @@ func TestReadSessionTreeDamagedFiles(t *testing.T) {
 		t.Errorf("the v1 hookMessage role is not custom: %+v", legacy)
 	}
 	for _, f := range []string{"garbage.jsonl", "empty.jsonl", "other-tool.jsonl", "missing.jsonl"} {
-		if tree, _, err := ReadSessionTree(sessionFixture(f)); err == nil {
+		if tree, _, err := ReadTree(sessionFixture(f)); err == nil {
 			t.Errorf("%s: no error, tree %s", f, renderSessionTree(tree))
 		}
 	}
@@ -126,7 +126,7 @@ func TestReadSessionTreeShapes(t *testing.T) {
 	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tree, leaf, err := ReadSessionTree(path)
+	tree, leaf, err := ReadTree(path)
 	if got, want := renderSessionTree(tree), "r(early late) | self | x(y)"; err != nil || got != want || leaf != "y" {
 		t.Errorf("tree %s, leaf %q, %v; want %s, leaf y", got, leaf, err, want)
 	}
@@ -144,7 +144,7 @@ func TestReadSessionTreeShapes(t *testing.T) {
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tree, leaf, err = ReadSessionTree(path)
+	tree, leaf, err = ReadTree(path)
 	if err != nil || len(tree) != 1 || leaf != fmt.Sprint(depth-1) {
 		t.Fatalf("deep chain: %d roots, leaf %q, %v", len(tree), leaf, err)
 	}

@@ -1,4 +1,4 @@
-package app
+package sessionfiles
 
 import (
 	"bytes"
@@ -54,7 +54,7 @@ type scanEntry struct {
 
 // sessionScanResult is one file's SessionInfo, or why it is no session.
 type sessionScanResult struct {
-	info    SessionInfo
+	info    Info
 	skipped string
 	// noCwd is set when no header names the working folder: such a file
 	// belongs to the folder its session folder's name encodes.
@@ -76,7 +76,7 @@ func scanSessionFile(ctx context.Context, path string, keep func(cwd string) boo
 	if err != nil {
 		return sessionScanResult{skipped: err.Error()}, nil
 	}
-	s := sessionScan{info: SessionInfo{Path: path, Modified: st.ModTime()}}
+	s := sessionScan{info: Info{Path: path, Modified: st.ModTime()}}
 	lines := newSessionLines(f)
 	for {
 		if s.lines%256 == 0 && ctx.Err() != nil {
@@ -133,7 +133,7 @@ func validUTF8Head(head []byte) bool {
 
 // sessionScan accumulates one file's SessionInfo line by line.
 type sessionScan struct {
-	info      SessionInfo
+	info      Info
 	lines     int
 	header    bool
 	entries   int
@@ -285,4 +285,14 @@ func (s *sessionScan) result() sessionScanResult {
 		s.info.Created = timeFromFileName(name, s.info.Modified)
 	}
 	return sessionScanResult{info: s.info, noCwd: s.info.Cwd == ""}
+}
+
+// Describe reads what the browser shows about one session file. A file it
+// cannot read or that is no session gives an Info with only its path.
+func Describe(path string) Info {
+	r, err := scanSessionFile(context.Background(), path, nil)
+	if err != nil || r.skipped != "" {
+		return Info{Path: path}
+	}
+	return r.info
 }

@@ -1,4 +1,4 @@
-package app
+package sessionfiles
 
 import (
 	"cmp"
@@ -20,7 +20,7 @@ import (
 // docs/session-format.md.
 
 // SessionInfo is one session file as the browser lists it.
-type SessionInfo struct {
+type Info struct {
 	Path, ID, Cwd     string
 	Created, Modified time.Time
 	// Name is the last session_info name; an empty one clears it.
@@ -41,7 +41,7 @@ type SessionInfo struct {
 }
 
 // SkippedFile is a .jsonl file in a session folder that is no session.
-type SkippedFile struct {
+type Skipped struct {
 	Path, Reason string
 }
 
@@ -55,7 +55,7 @@ var sessionScanWorkers = min(4, runtime.GOMAXPROCS(0))
 // folder's name encodes (so an empty cwd matches nothing but allFolders). A
 // relative root is taken from cwd, where the agent runs. Only ctx's end is
 // an error; unreadable files are skipped.
-func ListSessions(ctx context.Context, roots []string, cwd string, allFolders bool) ([]SessionInfo, []SkippedFile, error) {
+func List(ctx context.Context, roots []string, cwd string, allFolders bool) ([]Info, []Skipped, error) {
 	match := newFolderMatch(cwd)
 	files, skipped := sessionFileList(roots, cwd, match, allFolders)
 	var keep func(string) bool
@@ -88,13 +88,13 @@ feed:
 		return nil, nil, err
 	}
 
-	var infos []SessionInfo
+	var infos []Info
 	for i, r := range results {
 		switch {
 		case errs[i] != nil: // another folder's session
 		case r.skipped != "":
 			if allFolders || files[i].ownFolder {
-				skipped = append(skipped, SkippedFile{files[i].path, r.skipped})
+				skipped = append(skipped, Skipped{files[i].path, r.skipped})
 			}
 		case r.noCwd && !allFolders && !files[i].ownFolder:
 		default:
@@ -106,11 +106,11 @@ feed:
 	for i := range infos {
 		cwd := infos[i].Cwd
 		if _, ok := gone[cwd]; !ok {
-			gone[cwd] = folderGone(cwd)
+			gone[cwd] = FolderGone(cwd)
 		}
 		infos[i].FolderGone = gone[cwd]
 	}
-	slices.SortStableFunc(infos, func(a, b SessionInfo) int {
+	slices.SortStableFunc(infos, func(a, b Info) int {
 		if c := b.Modified.Compare(a.Modified); c != 0 {
 			return c
 		}
@@ -121,9 +121,9 @@ feed:
 
 // SearchSessions keeps the sessions whose name, first prompt, folder, model
 // or ID hold every word of query, ignoring case, in their order.
-func SearchSessions(infos []SessionInfo, query string) []SessionInfo {
+func Search(infos []Info, query string) []Info {
 	words := strings.Fields(strings.ToLower(query))
-	var out []SessionInfo
+	var out []Info
 	for _, info := range infos {
 		text := strings.ToLower(strings.Join([]string{info.Name, info.FirstPrompt, info.Cwd, info.Model, info.ID}, "\n"))
 		if !slices.ContainsFunc(words, func(w string) bool { return !strings.Contains(text, w) }) {
@@ -147,9 +147,9 @@ type candidateFile struct {
 // sessions/--<cwd>--/ layout). Every folder is read, not only the one named
 // for cwd: a header, not a folder name, says where a session belongs, and
 // reading only the header of another folder's file is cheap.
-func sessionFileList(roots []string, cwd string, match folderMatch, allFolders bool) ([]candidateFile, []SkippedFile) {
+func sessionFileList(roots []string, cwd string, match folderMatch, allFolders bool) ([]candidateFile, []Skipped) {
 	var files []candidateFile
-	var skipped []SkippedFile
+	var skipped []Skipped
 	seen := map[string]bool{}
 	add := func(path string, own bool) {
 		if abs, err := filepath.Abs(path); err == nil {
@@ -170,7 +170,7 @@ func sessionFileList(roots []string, cwd string, match folderMatch, allFolders b
 		entries, err := os.ReadDir(root)
 		if err != nil {
 			if !errors.Is(err, os.ErrNotExist) {
-				skipped = append(skipped, SkippedFile{root, err.Error()})
+				skipped = append(skipped, Skipped{root, err.Error()})
 			}
 			continue
 		}
@@ -187,7 +187,7 @@ func sessionFileList(roots []string, cwd string, match folderMatch, allFolders b
 			sub, err := os.ReadDir(path)
 			if err != nil {
 				if own || allFolders {
-					skipped = append(skipped, SkippedFile{path, err.Error()})
+					skipped = append(skipped, Skipped{path, err.Error()})
 				}
 				continue
 			}
@@ -246,7 +246,7 @@ func (m folderMatch) cwd(dir string) bool {
 
 func (m folderMatch) folderName(name string) bool {
 	for _, d := range m.dirs {
-		if name == sessionFolderName(d) || (runtime.GOOS == "windows" && strings.EqualFold(name, sessionFolderName(d))) {
+		if name == FolderName(d) || (runtime.GOOS == "windows" && strings.EqualFold(name, FolderName(d))) {
 			return true
 		}
 	}
@@ -255,7 +255,7 @@ func (m folderMatch) folderName(name string) bool {
 
 // sessionFolderName is pi's getDefaultSessionDir encoding of a working
 // folder: the leading separator dropped, separators and ':' turned into '-'.
-func sessionFolderName(cwd string) string {
+func FolderName(cwd string) string {
 	if strings.HasPrefix(cwd, "/") || strings.HasPrefix(cwd, `\`) {
 		cwd = cwd[1:]
 	}

@@ -1,4 +1,4 @@
-package app
+package sessionfiles
 
 import (
 	"bufio"
@@ -182,11 +182,11 @@ func TestListSessionsRealPi(t *testing.T) {
 		}
 	}
 
-	roots := SessionRoots(env.Args, env.Home)
+	roots := Roots(env.Args, env.Home)
 	if len(roots) != 1 || roots[0] != env.SessionDir {
 		t.Fatalf("SessionRoots(%q) = %q, want [%s]", env.Args, roots, env.SessionDir)
 	}
-	infos, skipped, err := ListSessions(t.Context(), roots, env.WorkDir, false)
+	infos, skipped, err := List(t.Context(), roots, env.WorkDir, false)
 	if err != nil || len(skipped) != 0 || len(infos) != 1 {
 		t.Fatalf("ListSessions = %+v, skipped %+v, %v", infos, skipped, err)
 	}
@@ -197,11 +197,11 @@ func TestListSessionsRealPi(t *testing.T) {
 		!timeFromFileName(filepath.Base(info.Path), time.Time{}).Equal(info.Created) || info.Modified.Before(info.Created) {
 		t.Errorf("Path %s, ID %s, Created %v, Modified %v", info.Path, info.ID, info.Created, info.Modified)
 	}
-	if other, _, _ := ListSessions(t.Context(), roots, env.Home, false); len(other) != 0 {
+	if other, _, _ := List(t.Context(), roots, env.Home, false); len(other) != 0 {
 		t.Errorf("another folder lists %+v", other)
 	}
 
-	tree, leaf, err := ReadSessionTree(files[0])
+	tree, leaf, err := ReadTree(files[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,9 +209,9 @@ func TestListSessionsRealPi(t *testing.T) {
 }
 
 // checkRealSession holds what pi 0.73.1 records for runPiSession's run.
-func checkRealSession(t *testing.T, info SessionInfo, cwd string) {
+func checkRealSession(t *testing.T, info Info, cwd string) {
 	t.Helper()
-	want := SessionInfo{
+	want := Info{
 		Cwd: cwd, Name: piSessionName, FirstPrompt: piFirstPrompt,
 		MessageCount: 4, Model: pienv.Provider + "/" + pienv.ReasonerModel,
 	}

@@ -1,4 +1,4 @@
-package app
+package sessionfiles
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 // session has.
 func BenchmarkListSessions(b *testing.B) {
 	root := b.TempDir()
-	dir := filepath.Join(root, sessionFolderName("/p"))
+	dir := filepath.Join(root, FolderName("/p"))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		b.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func BenchmarkListSessions(b *testing.B) {
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		infos, _, err := ListSessions(context.Background(), []string{root}, "/p", false)
+		infos, _, err := List(context.Background(), []string{root}, "/p", false)
 		if err != nil || len(infos) != 100 || infos[0].MessageCount != 400 {
 			b.Fatalf("%d sessions, %v", len(infos), err)
 		}

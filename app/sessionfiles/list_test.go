@@ -1,4 +1,4 @@
-package app
+package sessionfiles
 
 import (
 	"context"
@@ -57,10 +57,10 @@ func (l *sessionLayout) put(t *testing.T, dir, name, fixture string, data []byte
 }
 
 func (l *sessionLayout) folder(cwd string) string {
-	return filepath.Join(l.root, sessionFolderName(cwd))
+	return filepath.Join(l.root, FolderName(cwd))
 }
 
-func infoNames(infos []SessionInfo) []string {
+func infoNames(infos []Info) []string {
 	var out []string
 	for _, i := range infos {
 		out = append(out, filepath.Base(i.Path))
@@ -89,7 +89,7 @@ func TestListSessionsFixtures(t *testing.T) {
 	l.put(t, other, "garbage.jsonl", "garbage.jsonl", nil)
 	l.put(t, l.flat, "flat.jsonl", "", []byte(`{"type":"session","version":3,"id":"f","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/home/ada/proj"}`+"\n"))
 
-	infos, skipped, err := ListSessions(context.Background(), []string{l.root, l.flat, l.root}, fixtureCwd, false)
+	infos, skipped, err := List(context.Background(), []string{l.root, l.flat, l.root}, fixtureCwd, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,28 +114,28 @@ func TestListSessionsFixtures(t *testing.T) {
 		t.Errorf("not reported as skipped: %v", wantSkipped)
 	}
 
-	byName := map[string]SessionInfo{}
+	byName := map[string]Info{}
 	for _, i := range infos {
 		byName[filepath.Base(i.Path)] = i
 	}
 	checkBranchesInfo(t, byName["branches.jsonl"])
 	checkProblemFixtures(t, byName)
 
-	all, skippedAll, err := ListSessions(context.Background(), []string{l.root, l.flat}, fixtureCwd, true)
+	all, skippedAll, err := List(context.Background(), []string{l.root, l.flat}, fixtureCwd, true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(all) != len(infos)+2 || len(skippedAll) != len(skipped)+1 {
 		t.Errorf("allFolders listed %v, skipped %v", infoNames(all), skippedAll)
 	}
-	if !slices.ContainsFunc(all, func(i SessionInfo) bool { return i.Path == filepath.Join(other, "headerless.jsonl") }) {
+	if !slices.ContainsFunc(all, func(i Info) bool { return i.Path == filepath.Join(other, "headerless.jsonl") }) {
 		t.Errorf("allFolders: another folder's file without header is missing")
 	}
 }
 
-func checkBranchesInfo(t *testing.T, got SessionInfo) {
+func checkBranchesInfo(t *testing.T, got Info) {
 	t.Helper()
-	want := SessionInfo{
+	want := Info{
 		Path:          got.Path,
 		ID:            "0b1c2d3e-0000-7000-8000-000000000001",
 		Cwd:           fixtureCwd,
@@ -147,21 +147,21 @@ func checkBranchesInfo(t *testing.T, got SessionInfo) {
 		Model:         "openai/gpt-4o",
 		ParentSession: "/home/ada/.pi/agent/sessions/--home-ada-proj--/2025-01-01T09-00-00-000Z_0b1c2d3e-0000-7000-8000-000000000000.jsonl",
 		// The fixture's folder does not exist on a test machine.
-		FolderGone: folderGone(fixtureCwd),
+		FolderGone: FolderGone(fixtureCwd),
 	}
 	if !got.Created.Equal(want.Created) || !sameSessionInfo(got, want) {
 		t.Errorf("branches.jsonl:\n got %+v\nwant %+v", got, want)
 	}
 }
 
-func sameSessionInfo(a, b SessionInfo) bool {
+func sameSessionInfo(a, b Info) bool {
 	a.Created, b.Created = time.Time{}, time.Time{}
 	ja, _ := json.Marshal(a)
 	jb, _ := json.Marshal(b)
 	return string(ja) == string(jb)
 }
 
-func checkProblemFixtures(t *testing.T, byName map[string]SessionInfo) {
+func checkProblemFixtures(t *testing.T, byName map[string]Info) {
 	t.Helper()
 	tr := byName["truncated.jsonl"]
 	if !slices.Equal(tr.Problems, []string{"last line is truncated"}) || tr.MessageCount != 2 || tr.Model != "anthropic/claude-sonnet-4-5" {
@@ -193,12 +193,12 @@ func TestListSessionsRealFixture(t *testing.T) {
 	if err := json.Unmarshal([]byte(first), &header); err != nil {
 		t.Fatal(err)
 	}
-	infos, skipped, err := ListSessions(context.Background(), []string{l.flat}, header.Cwd, false)
+	infos, skipped, err := List(context.Background(), []string{l.flat}, header.Cwd, false)
 	if err != nil || len(skipped) != 0 || len(infos) != 1 {
 		t.Fatalf("ListSessions = %+v, %+v, %v", infos, skipped, err)
 	}
 	checkRealSession(t, infos[0], header.Cwd)
-	tree, leaf, err := ReadSessionTree(path)
+	tree, leaf, err := ReadTree(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +220,7 @@ func TestListSessionsHugeLines(t *testing.T) {
 		`{"type":"message","id":"4","parentId":"3","timestamp":"t","message":{"role":"toolResult","content":[{"type":"text","text":"` + big[:lineHead*2],
 	}
 	l.put(t, l.flat, "big.jsonl", "", []byte(strings.Join(lines, "\n")))
-	infos, skipped, err := ListSessions(context.Background(), []string{l.flat}, "/p", false)
+	infos, skipped, err := List(context.Background(), []string{l.flat}, "/p", false)
 	if err != nil || len(skipped) != 0 || len(infos) != 1 {
 		t.Fatalf("ListSessions = %+v, %+v, %v", infos, skipped, err)
 	}
@@ -238,7 +238,7 @@ func TestListSessionsCancelled(t *testing.T) {
 	l.put(t, l.flat, "a.jsonl", "branches.jsonl", nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, _, err := ListSessions(ctx, []string{l.flat}, fixtureCwd, true); !errors.Is(err, context.Canceled) {
+	if _, _, err := List(ctx, []string{l.flat}, fixtureCwd, true); !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v", err)
 	}
 }
@@ -261,11 +261,11 @@ func TestListSessionsReadOnly(t *testing.T) {
 		b, _ := os.ReadFile(p)
 		before[p] = string(b)
 	}
-	if _, _, err := ListSessions(context.Background(), []string{l.flat}, "", true); err != nil {
+	if _, _, err := List(context.Background(), []string{l.flat}, "", true); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range paths {
-		if _, _, err := ReadSessionTree(p); err != nil {
+		if _, _, err := ReadTree(p); err != nil {
 			t.Errorf("%s: %v", p, err)
 		}
 		if b, _ := os.ReadFile(p); string(b) != before[p] {
@@ -275,7 +275,7 @@ func TestListSessionsReadOnly(t *testing.T) {
 }
 
 func TestSearchSessions(t *testing.T) {
-	infos := []SessionInfo{
+	infos := []Info{
 		{ID: "1", Name: "Login bug", FirstPrompt: "fix it", Cwd: "/home/ada/proj", Model: "openai/gpt-4o"},
 		{ID: "2", FirstPrompt: "Refactor the PARSER", Cwd: "/srv/tool", Model: "anthropic/claude-sonnet-4-5"},
 		{ID: "3", Name: "Ünïcode", Cwd: "/home/ada/other", Model: "local/local-reasoner"},
@@ -295,7 +295,7 @@ func TestSearchSessions(t *testing.T) {
 		{"login parser", nil},
 	} {
 		var got []string
-		for _, i := range SearchSessions(infos, c.query) {
+		for _, i := range Search(infos, c.query) {
 			got = append(got, i.ID)
 		}
 		if !slices.Equal(got, c.want) {
@@ -311,7 +311,7 @@ func TestSessionFolderName(t *testing.T) {
 		`\\server\share`:  "---server-share--",
 		"relative/folder": "--relative-folder--",
 	} {
-		if got := sessionFolderName(in); got != want {
+		if got := FolderName(in); got != want {
 			t.Errorf("sessionFolderName(%q) = %q, want %q", in, got, want)
 		}
 	}
@@ -325,7 +325,7 @@ func TestListSessionsHeaderWithoutCwd(t *testing.T) {
 		`{"type":"message","id":"1","parentId":null,"timestamp":"t","message":{"role":"user","content":"hi"}}` + "\n")
 	l.put(t, l.folder(fixtureCwd), "2025-01-01T00-00-00-000Z_own.jsonl", "", data)
 	l.put(t, l.folder("/elsewhere"), "2025-01-01T00-00-00-000Z_other.jsonl", "", data)
-	infos, _, err := ListSessions(context.Background(), []string{l.root}, fixtureCwd, false)
+	infos, _, err := List(context.Background(), []string{l.root}, fixtureCwd, false)
 	if err != nil || len(infos) != 1 || infos[0].ID != "own" || len(infos[0].Problems) != 2 {
 		t.Fatalf("ListSessions = %+v, %v", infos, err)
 	}

@@ -1,4 +1,4 @@
-package app
+package sessionfiles
 
 import (
 	"encoding/json"
@@ -18,7 +18,7 @@ import (
 // one for a target wins, an empty one clears it), and entries whose parent
 // is missing as extra roots. The leaf is the last entry in the file: where
 // the agent continues when it opens the file.
-func ReadSessionTree(path string) ([]rpcconn.TreeNode, string, error) {
+func ReadTree(path string) ([]rpcconn.TreeNode, string, error) {
 	entries, err := readSessionEntries(path)
 	if err != nil {
 		return nil, "", err
