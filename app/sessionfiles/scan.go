@@ -288,7 +288,7 @@ func (s *sessionScan) result() sessionScanResult {
 }
 
 // Describe reads what the browser shows about one session file. A file it
-// cannot read or that is no session gives an Info with only its path.
+// cannot read, or that is no session, gives an Info with only its path.
 func Describe(path string) Info {
 	r, err := scanSessionFile(context.Background(), path, nil)
 	if err != nil || r.skipped != "" {
