@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -13,6 +14,7 @@ import (
 	native "github.com/sqweek/dialog"
 
 	"knightcode.ai/desktop/model"
+	"knightcode.ai/desktop/rpcconn"
 	"knightcode.ai/desktop/widgets"
 )
 
@@ -75,45 +77,37 @@ func (w *Window) actionFork() {
 	if !w.needAgent() {
 		return
 	}
-	w.bg.Go(func(ctx context.Context) {
-		ctx, cancel := context.WithTimeout(ctx, model.CallTimeout)
-		defer cancel()
-		msgs, err := w.controller.ForkMessages(ctx)
-		if w.bg.ctx.Err() != nil {
+	model.Ask(w.controller, model.CallTimeout, w.controller.ForkMessages, func(msgs []rpcconn.ForkMessage, err error) {
+		if err != nil {
+			w.showError(err)
 			return
 		}
-		w.do(func() {
-			if err != nil {
-				w.showError(err)
-				return
-			}
-			if len(msgs) == 0 {
-				w.message("Fork", "There is no earlier prompt to fork from yet.")
-				return
-			}
-			texts := make([]string, len(msgs))
-			for i, m := range msgs {
-				texts[i] = model.OneLine(m.Text, 100)
-			}
-			k := newKeyDialog(w.win, w.modals)
-			list := widgets.NewOptionList(texts, k.Keys())
-			k.focus = list.Focusable()
-			k.build("Fork from an earlier prompt", container.NewBorder(
-				widget.NewLabel("The conversation continues from before the chosen prompt, which comes back into the editor."),
-				nil, nil, nil, list),
-				dialogAction{label: "Cancel", isCancel: true},
-				dialogAction{label: "Fork", icon: theme.ConfirmIcon(), isDefault: true, run: func() {
-					if i := list.Selected(); i >= 0 {
-						w.controller.Fork(msgs[i].EntryID)
-					}
-				}})
-			fork := k.button("Fork")
-			fork.Disable()
-			list.OnSelect = func(int) { fork.Enable() }
-			list.OnChoose = func(int) { k.Submit() }
-			k.Resize(fyne.NewSize(640, 420))
-			k.Show()
-		})
+		if len(msgs) == 0 {
+			w.message("Fork", "There is no earlier prompt to fork from yet.")
+			return
+		}
+		texts := make([]string, len(msgs))
+		for i, m := range msgs {
+			texts[i] = model.OneLine(m.Text, 100)
+		}
+		k := newKeyDialog(w.win, w.modals)
+		list := widgets.NewOptionList(texts, k.Keys())
+		k.focus = list.Focusable()
+		k.build("Fork from an earlier prompt", container.NewBorder(
+			widget.NewLabel("The conversation continues from before the chosen prompt, which comes back into the editor."),
+			nil, nil, nil, list),
+			dialogAction{label: "Cancel", isCancel: true},
+			dialogAction{label: "Fork", icon: theme.ConfirmIcon(), isDefault: true, run: func() {
+				if i := list.Selected(); i >= 0 {
+					w.controller.Fork(msgs[i].EntryID)
+				}
+			}})
+		fork := k.button("Fork")
+		fork.Disable()
+		list.OnSelect = func(int) { fork.Enable() }
+		list.OnChoose = func(int) { k.Submit() }
+		k.Resize(fyne.NewSize(640, 420))
+		k.Show()
 	})
 }
 
@@ -155,12 +149,15 @@ func (w *Window) export(path string) {
 	if filepath.Ext(path) == "" {
 		path += ".html"
 	}
-	w.controller.ExportHTML(path, func(written string) {
-		w.do(func() {
-			w.ask("Exported", "Saved to "+written+".\nOpen it now?",
-				dialogAction{label: "Close", isCancel: true},
-				dialogAction{label: "Open", icon: theme.FileIcon(), isDefault: true, run: func() { w.openPath(written) }})
-		})
+	export := func(ctx context.Context) (string, error) { return w.controller.ExportHTML(ctx, path) }
+	model.Ask(w.controller, model.CallTimeout, export, func(written string, err error) {
+		if err != nil {
+			w.showError(fmt.Errorf("export: %w", err))
+			return
+		}
+		w.ask("Exported", "Saved to "+written+".\nOpen it now?",
+			dialogAction{label: "Close", isCancel: true},
+			dialogAction{label: "Open", icon: theme.FileIcon(), isDefault: true, run: func() { w.openPath(written) }})
 	})
 }
 
@@ -168,11 +165,16 @@ func (w *Window) actionCopyLastAnswer() {
 	if !w.needAgent() {
 		return
 	}
-	w.controller.LastAnswer(func(text string) {
-		w.do(func() {
+	model.Ask(w.controller, model.CallTimeout, w.controller.LastAnswer, func(text string, err error) {
+		switch {
+		case err != nil:
+			w.showError(fmt.Errorf("copy the last answer: %w", err))
+		case text == "":
+			w.toasts.Show("There is no answer to copy yet", model.NoticeInfo)
+		default:
 			w.app.Clipboard().SetContent(text)
 			w.toasts.Show("Last answer copied", model.NoticeInfo)
-		})
+		}
 	})
 }
 

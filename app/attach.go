@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	native "github.com/sqweek/dialog"
 
+	"knightcode.ai/desktop/app/images"
 	"knightcode.ai/desktop/model"
 	"knightcode.ai/desktop/rpcconn"
 	"knightcode.ai/desktop/widgets"
@@ -19,7 +20,7 @@ type draftImage struct {
 	id      string
 	name    string
 	loading bool
-	att     Attachment
+	att     images.Attachment
 	err     error
 }
 
@@ -66,7 +67,7 @@ func (w *Window) loadImages(paths []string) {
 	}
 	w.showAttachments()
 	w.bg.Go(func(ctx context.Context) {
-		LoadAttachments(ctx, paths, 0, func(i int, a Attachment, err error) {
+		images.LoadAll(ctx, paths, 0, func(i int, a images.Attachment, err error) {
 			w.do(func() {
 				slot := slots[i]
 				slot.loading, slot.att, slot.err = false, a, err
@@ -170,7 +171,7 @@ func (w *Window) pasteImage() bool {
 	w.images = append(w.images, slot)
 	w.showAttachments()
 	w.bg.Go(func(context.Context) {
-		a, err := DecodeAttachment("pasted image", data)
+		a, err := images.Decode("pasted image", data)
 		w.do(func() {
 			slot.loading, slot.att, slot.err = false, a, err
 			w.showAttachments()

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"knightcode.ai/desktop/app/images"
 	"knightcode.ai/desktop/model"
 )
 
@@ -32,7 +33,7 @@ type droppedFile struct {
 }
 
 // dropSniffBytes is how much of a file is read to tell an image from
-// anything else: enough for every format imgSniff knows (SVG looks
+// anything else: enough for every format images.SniffKind knows (SVG looks
 // furthest, 4 KiB).
 const dropSniffBytes = 4096
 
@@ -54,7 +55,7 @@ func classifyDrop(path string) droppedFile {
 	d := droppedFile{path: path}
 	refuse := func(err error) droppedFile {
 		d.kind = dropRefused
-		d.reason = attachReason(imgUnreadable(path, err))
+		d.reason = attachReason(images.Unreadable(path, err))
 		return d
 	}
 	fi, err := os.Stat(path)
@@ -79,13 +80,13 @@ func classifyDrop(path string) droppedFile {
 		return refuse(err)
 	}
 	head = head[:n]
-	k := imgSniff(head)
+	mime, _, _ := images.SniffKind(head)
 	switch {
-	case k.mime == "image/svg+xml":
+	case mime == "image/svg+xml":
 		d.kind = dropReference
-	case strings.HasPrefix(k.mime, "image/"):
+	case strings.HasPrefix(mime, "image/"):
 		d.kind = dropImage
-	case imageExtensions[strings.ToLower(filepath.Ext(path))] && (n == 0 || k.mime == "" || k.mime == "application/octet-stream"):
+	case imageExtensions[strings.ToLower(filepath.Ext(path))] && (n == 0 || mime == "" || mime == "application/octet-stream"):
 		d.kind = dropImage // named as an image but empty or unrecognised: the chip says which
 	default:
 		d.kind = dropReference
@@ -94,7 +95,7 @@ func classifyDrop(path string) droppedFile {
 }
 
 func attachReason(err error) string {
-	var ae *AttachmentError
+	var ae *images.AttachmentError
 	if errors.As(err, &ae) {
 		return ae.Reason
 	}

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"knightcode.ai/desktop/model"
 	"knightcode.ai/desktop/widgets"
 )
 
@@ -286,7 +287,14 @@ func (k *keyDialog) fitText(label *widget.Label, width float32) {
 }
 
 // showError reports err in a dialog.
-func (w *Window) showError(err error) { w.message("Error", sentence(err.Error())) }
+// showError says what went wrong in a dialog, unless it only means the
+// agent went away: the banner says that, once.
+func (w *Window) showError(err error) {
+	if model.AgentGone(err) {
+		return
+	}
+	w.message("Error", sentence(err.Error()))
+}
 
 // sentence starts text with a capital letter and ends it with a full stop.
 func sentence(text string) string {

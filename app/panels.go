@@ -24,21 +24,17 @@ func (w *Window) actionBrowse() {
 	// listed are the sessions shown, to know more of the one opened.
 	var listed []sessionfiles.Info
 	load := func(all bool) {
-		w.bg.Go(func(ctx context.Context) {
-			ctx, cancel := context.WithTimeout(ctx, model.CallTimeout)
-			defer cancel()
+		sessions := func(ctx context.Context) ([]sessionfiles.Info, error) {
 			infos, _, err := w.controller.Sessions(ctx, all)
-			if w.bg.ctx.Err() != nil {
-				return // the window is closing
+			return infos, err
+		}
+		model.Ask(w.controller, model.CallTimeout, sessions, func(infos []sessionfiles.Info, err error) {
+			if err != nil {
+				w.showError(err)
+				return
 			}
-			w.do(func() {
-				if err != nil {
-					w.showError(err)
-					return
-				}
-				listed = infos
-				b.SetSessions(sessionRows(infos, w.session.SessionFile()))
-			})
+			listed = infos
+			b.SetSessions(sessionRows(infos, w.session.SessionFile()))
 		})
 	}
 	b.OnOpen = func(path string) {
@@ -113,29 +109,29 @@ type openTree struct {
 }
 
 func (w *Window) refreshTree(ot *openTree) {
-	w.bg.Go(func(ctx context.Context) {
-		ctx, cancel := context.WithTimeout(ctx, model.CallTimeout)
-		defer cancel()
+	type tree struct {
+		roots []rpcconn.TreeNode
+		leaf  string
+	}
+	ask := func(ctx context.Context) (tree, error) {
 		roots, leaf, err := w.controller.Tree(ctx)
-		if w.bg.ctx.Err() != nil {
+		return tree{roots, leaf}, err
+	}
+	model.Ask(w.controller, model.CallTimeout, ask, func(t tree, err error) {
+		if err != nil {
+			w.showError(err)
 			return
 		}
-		w.do(func() {
-			if err != nil {
-				w.showError(err)
-				return
-			}
-			rows := treeRows(roots, leaf)
-			ot.depth = map[string]int{}
-			for _, r := range rows {
-				ot.depth[r.ID] = r.Depth
-			}
-			if n := len(rows); n > 0 {
-				ot.lastID = lastAppended(roots)
-			}
-			ot.view.SetRows(rows)
-			ot.view.Focus(w.win.Canvas())
-		})
+		rows := treeRows(t.roots, t.leaf)
+		ot.depth = map[string]int{}
+		for _, r := range rows {
+			ot.depth[r.ID] = r.Depth
+		}
+		if n := len(rows); n > 0 {
+			ot.lastID = lastAppended(t.roots)
+		}
+		ot.view.SetRows(rows)
+		ot.view.Focus(w.win.Canvas())
 	})
 }
 
@@ -145,30 +141,23 @@ func (w *Window) followTree() {
 	if ot == nil || ot.lastID == "" || w.controller == nil {
 		return
 	}
-	since := ot.lastID
-	w.bg.Go(func(ctx context.Context) {
-		ctx, cancel := context.WithTimeout(ctx, model.CallTimeout)
-		defer cancel()
-		entries, err := w.controller.EntriesSince(ctx, since)
-		if err != nil || len(entries) == 0 {
+	after := ot.lastID
+	since := func(ctx context.Context) ([]rpcconn.Entry, error) { return w.controller.EntriesSince(ctx, after) }
+	model.Ask(w.controller, model.CallTimeout, since, func(entries []rpcconn.Entry, err error) {
+		if err != nil || len(entries) == 0 || w.tree != ot {
 			return
 		}
-		w.do(func() {
-			if w.tree != ot {
-				return
-			}
-			rows := make([]model.TreeRow, 0, len(entries))
-			for _, e := range entries {
-				r := entryRow(e)
-				r.Depth = ot.depth[r.ParentID]
-				ot.depth[r.ID] = r.Depth
-				r.OnActiveBranch = true
-				rows = append(rows, r)
-				ot.lastID = e.ID
-			}
-			rows[len(rows)-1].IsLeaf = true
-			ot.view.AppendRows(rows)
-		})
+		rows := make([]model.TreeRow, 0, len(entries))
+		for _, e := range entries {
+			r := entryRow(e)
+			r.Depth = ot.depth[r.ParentID]
+			ot.depth[r.ID] = r.Depth
+			r.OnActiveBranch = true
+			rows = append(rows, r)
+			ot.lastID = e.ID
+		}
+		rows[len(rows)-1].IsLeaf = true
+		ot.view.AppendRows(rows)
 	})
 }
 
@@ -256,12 +245,9 @@ func (w *Window) loadCommands() {
 	if w.controller == nil {
 		return
 	}
-	w.bg.Go(func(ctx context.Context) {
-		ctx, cancel := context.WithTimeout(ctx, model.CallTimeout)
-		defer cancel()
-		cmds, err := w.controller.Commands(ctx)
+	model.Ask(w.controller, model.CallTimeout, w.controller.Commands, func(cmds []rpcconn.Command, err error) {
 		if err != nil {
-			return
+			return // the palette and "/" offer the app's own commands only
 		}
 		items := make([]model.PaletteItem, len(cmds))
 		for i, c := range cmds {
@@ -271,10 +257,8 @@ func (w *Window) loadCommands() {
 			}
 			items[i] = model.PaletteItem{ID: "cmd:" + c.Name, Title: "/" + c.Name, Detail: detail, Source: c.Source}
 		}
-		w.do(func() {
-			w.commands = items
-			w.slash.SetCommands(items)
-		})
+		w.commands = items
+		w.slash.SetCommands(items)
 	})
 }
 

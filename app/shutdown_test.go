@@ -13,13 +13,15 @@ import (
 )
 
 // windowGoroutines lists the goroutines running the window's own
-// background work (queries for the panels, attachments).
+// background work: its queries to the agent (model.Ask, inlined into
+// the caller in the trace) and the rest
+// (attachments, file dialogs).
 func windowGoroutines() []string {
 	buf := make([]byte, 1<<20)
 	buf = buf[:runtime.Stack(buf, true)]
 	var out []string
 	for _, g := range strings.Split(string(buf), "\n\n") {
-		if strings.Contains(g, "app.(*workers).Go") {
+		if strings.Contains(g, "app.(*workers).Go") || strings.Contains(g, ".Ask[...]") {
 			out = append(out, g)
 		}
 	}
@@ -57,7 +59,7 @@ func TestWindowShutdownStopsItsQueries(t *testing.T) {
 	uiDoAndWait = uiDo
 	start := time.Now()
 	w.loopEnded.Store(true) // as Run does when Fyne's loop returns
-	w.bg.stop()
+	w.shutdown()
 	if d := time.Since(start); d > 5*time.Second {
 		t.Fatalf("stopping the window's queries took %v: they were not cancelled", d)
 	}
@@ -67,7 +69,6 @@ func TestWindowShutdownStopsItsQueries(t *testing.T) {
 	if w.bg.Go(func(context.Context) {}) {
 		t.Fatal("new work started after the window stopped")
 	}
-	w.shutdown()
 
 	// The controller's goroutines and late callbacks call these; after
 	// the loop they must not reach Fyne, which would run them on the

@@ -468,6 +468,9 @@ func (w *Window) Settled() {
 	})
 }
 
+// Do implements UI.
+func (w *Window) Do(f func()) { w.do(f) }
+
 // RestoreDraft implements UI: the text goes below whatever is being typed.
 func (w *Window) RestoreDraft(text string) {
 	w.do(func() {

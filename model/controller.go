@@ -2,7 +2,6 @@ package model
 
 import (
 	"context"
-	"errors"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -34,6 +33,8 @@ type UI interface {
 	Notify(n Notice)
 	// Settled says a run ended: panels that follow the session refresh.
 	Settled()
+	// Do runs f on the UI goroutine, soon; it never waits for it.
+	Do(f func())
 }
 
 // callTimeout bounds commands that should answer at once; prompt and abort
@@ -248,12 +249,17 @@ func (c *Controller) getState(conn *rpcconn.Conn) (rpcconn.SessionState, error) 
 	return conn.GetState(ctx)
 }
 
-// loadAll fetches what the window shows besides events: models, thinking
-// levels, the transcript so far and the stats. What the user sent while
-// the agent started goes out once the transcript is on screen.
+// loadAll fetches what the window shows besides events: the transcript so
+// far, models, thinking levels and the stats. The transcript is asked for
+// first — the agent answers in order, and on a long session it is what the
+// user waits for; get_state already named the model. What the user sent
+// while the agent started goes out once the transcript is on screen.
 func (c *Controller) loadAll(conn *rpcconn.Conn, restart bool) {
 	ctx, cancel := context.WithTimeout(c.ctx, CallTimeout)
 	defer cancel()
+	if err := c.loadHistory(ctx, conn, restart); err != nil {
+		c.applyFor(conn, func() { c.report("Could not load the conversation", err) })
+	}
 	models, err := conn.GetAvailableModels(ctx)
 	c.applyFor(conn, func() {
 		if err == nil {
@@ -263,12 +269,9 @@ func (c *Controller) loadAll(conn *rpcconn.Conn, restart bool) {
 		}
 	})
 	c.loadLevels(ctx, conn)
-	// Stats wait for the transcript's first paint: the agent can take
-	// seconds over them on a long session.
-	if err := c.loadHistory(ctx, conn, restart); err != nil {
-		c.applyFor(conn, func() { c.report("Could not load the conversation", err) })
-	}
 	c.sendHeld(conn)
+	// Stats come last: the agent can take seconds over them on a long
+	// session.
 	c.loadStats(ctx, conn)
 	c.ui.Invalidate()
 	if c.OnReady != nil && c.current() == conn {
@@ -380,10 +383,7 @@ func (c *Controller) do(what string, timeout time.Duration, f func(context.Conte
 }
 
 func (c *Controller) report(what string, err error) {
-	var exited *rpcconn.ExitError
-	if errors.Is(err, context.Canceled) || errors.Is(err, rpcconn.ErrClosed) || errors.As(err, &exited) {
-		// The banner reports the agent's exit, once; a command it took
-		// down with it adds nothing.
+	if AgentGone(err) {
 		return
 	}
 	c.session.Notice(NoticeError, what+": "+err.Error())

@@ -64,9 +64,10 @@ func TestSessionCommandsAgainstRealAgent(t *testing.T) {
 	}
 
 	out := filepath.Join(t.TempDir(), "export.html")
-	exported := make(chan string, 1)
-	c.ExportHTML(out, func(p string) { exported <- p })
-	written := <-exported
+	written, err := askNow(t, c, func(ctx context.Context) (string, error) { return c.ExportHTML(ctx, out) })
+	if err != nil {
+		t.Fatal(err)
+	}
 	b, err := os.ReadFile(written)
 	if err != nil || !strings.Contains(exportedText(b), "second question") {
 		t.Fatalf("export %s (%d bytes): %v", written, len(b), err)

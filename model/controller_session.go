@@ -76,7 +76,7 @@ func (c *Controller) reload(ctx context.Context, conn *rpcconn.Conn) error {
 func (c *Controller) ForkMessages(ctx context.Context) ([]rpcconn.ForkMessage, error) {
 	conn := c.current()
 	if conn == nil {
-		return nil, errors.New("the agent is not running")
+		return nil, errNotRunning
 	}
 	return conn.GetForkMessages(ctx)
 }
@@ -131,36 +131,28 @@ func (c *Controller) Rename(name string) {
 	})
 }
 
-// ExportHTML writes the session as HTML to path and hands the written path
-// to done (on a controller goroutine).
-func (c *Controller) ExportHTML(path string, done func(written string)) {
-	c.do("Export", CallTimeout, func(ctx context.Context, conn *rpcconn.Conn) error {
-		written, err := conn.ExportHTML(ctx, path)
-		if err != nil {
-			if strings.Contains(err.Error(), "in-memory") {
-				return errors.New("this session is not saved to a file (the agent runs with --no-session), so it cannot be exported")
-			}
-			return err
-		}
-		done(written)
-		return nil
-	})
+// ExportHTML writes the session as HTML to path and says where the agent
+// wrote it.
+func (c *Controller) ExportHTML(ctx context.Context, path string) (written string, err error) {
+	conn := c.current()
+	if conn == nil {
+		return "", errNotRunning
+	}
+	written, err = conn.ExportHTML(ctx, path)
+	if err != nil && strings.Contains(err.Error(), "in-memory") {
+		return "", errors.New("this session is not saved to a file (the agent runs with --no-session), so it cannot be exported")
+	}
+	return written, err
 }
 
-// LastAnswer hands the last reply's text to done, or reports there is none.
-func (c *Controller) LastAnswer(done func(text string)) {
-	c.do("Copy last answer", CallTimeout, func(ctx context.Context, conn *rpcconn.Conn) error {
-		text, ok, err := conn.GetLastAssistantText(ctx)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			c.session.Notice(NoticeInfo, "There is no answer to copy yet.")
-			return nil
-		}
-		done(text)
-		return nil
-	})
+// LastAnswer is the last reply's text, "" when there is none yet.
+func (c *Controller) LastAnswer(ctx context.Context) (string, error) {
+	conn := c.current()
+	if conn == nil {
+		return "", errNotRunning
+	}
+	text, _, err := conn.GetLastAssistantText(ctx)
+	return text, err
 }
 
 // Compact summarises the conversation, with optional instructions.
@@ -249,7 +241,7 @@ func (c *Controller) AbortBash() {
 func (c *Controller) Commands(ctx context.Context) ([]rpcconn.Command, error) {
 	conn := c.current()
 	if conn == nil {
-		return nil, errors.New("the agent is not running")
+		return nil, errNotRunning
 	}
 	return conn.GetCommands(ctx)
 }
@@ -259,7 +251,7 @@ func (c *Controller) Commands(ctx context.Context) ([]rpcconn.Command, error) {
 func (c *Controller) Tree(ctx context.Context) ([]rpcconn.TreeNode, string, error) {
 	conn := c.current()
 	if conn == nil {
-		return nil, "", errors.New("the agent is not running")
+		return nil, "", errNotRunning
 	}
 	tree, err := conn.GetTree(ctx)
 	if errors.Is(err, rpcconn.ErrUnsupported) {
@@ -284,7 +276,7 @@ func (c *Controller) Tree(ctx context.Context) ([]rpcconn.TreeNode, string, erro
 func (c *Controller) EntriesSince(ctx context.Context, since string) ([]rpcconn.Entry, error) {
 	conn := c.current()
 	if conn == nil {
-		return nil, errors.New("the agent is not running")
+		return nil, errNotRunning
 	}
 	r, err := conn.GetEntries(ctx, since)
 	if errors.Is(err, rpcconn.ErrUnsupported) {

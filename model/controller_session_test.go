@@ -43,17 +43,13 @@ func TestControllerSessionCommands(t *testing.T) {
 	testsupport.Eventually(t, "clone notice", func() bool { return strings.Contains(lastItem(s).Text, "Cloned") })
 
 	out := filepath.Join(t.TempDir(), "export.html")
-	written := make(chan string, 1)
-	c.ExportHTML(out, func(p string) { written <- p })
-	p := <-written
-	if b, err := os.ReadFile(p); err != nil || !strings.Contains(string(b), "first prompt") {
-		t.Fatalf("export %s: %v", p, err)
+	p, err := askNow(t, c, func(ctx context.Context) (string, error) { return c.ExportHTML(ctx, out) })
+	if b, rerr := os.ReadFile(p); err != nil || rerr != nil || !strings.Contains(string(b), "first prompt") {
+		t.Fatalf("export %s: %v %v", p, err, rerr)
 	}
 
-	answer := make(chan string, 1)
-	c.LastAnswer(func(text string) { answer <- text })
-	if a := <-answer; a == "" {
-		t.Fatal("empty last answer")
+	if a, err := askNow(t, c, c.LastAnswer); a == "" || err != nil {
+		t.Fatalf("last answer %q, %v", a, err)
 	}
 
 	tree, leaf, err := c.Tree(ctx)
@@ -94,9 +90,13 @@ func TestControllerSessionCommands(t *testing.T) {
 }
 
 func TestControllerExportOfInMemorySessionExplains(t *testing.T) {
-	c, s, _ := startController(t)
-	c.ExportHTML(filepath.Join(t.TempDir(), "x.html"), func(string) { t.Error("exported an in-memory session") })
-	testsupport.Eventually(t, "explanation", func() bool { return strings.Contains(lastItem(s).Text, "not saved to a file") })
+	c, _, _ := startController(t)
+	_, err := askNow(t, c, func(ctx context.Context) (string, error) {
+		return c.ExportHTML(ctx, filepath.Join(t.TempDir(), "x.html"))
+	})
+	if err == nil || !strings.Contains(err.Error(), "not saved to a file") {
+		t.Fatalf("exporting an in-memory session: %v", err)
+	}
 }
 
 // An edited prompt branches the conversation before the original and goes
@@ -148,4 +148,17 @@ func TestForkEntryMatchesByOrderThenText(t *testing.T) {
 			t.Errorf("forkEntry(%d, %q) = %q %v, want %q %v", c.ord, c.text, got, ok, c.want, c.ok)
 		}
 	}
+}
+
+// askNow asks through Ask, the window's one way, and waits for the answer.
+func askNow[T any](t *testing.T, c *Controller, ask func(context.Context) (T, error)) (T, error) {
+	t.Helper()
+	type result struct {
+		v   T
+		err error
+	}
+	answers := make(chan result, 1)
+	Ask(c, CallTimeout, ask, func(v T, err error) { answers <- result{v, err} })
+	r := <-answers
+	return r.v, r.err
 }

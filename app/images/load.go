@@ -1,4 +1,4 @@
-package app
+package images
 
 import (
 	"bytes"
@@ -13,63 +13,63 @@ import (
 	"sync"
 )
 
-// LoadAttachment reads and decodes an image file. Errors are
+// Load reads and decodes an image file. Errors are
 // *AttachmentError naming the path.
-func LoadAttachment(path string) (Attachment, error) {
-	return imgLoad(context.Background(), path, imgDefaultLimits)
+func Load(path string) (Attachment, error) {
+	return loadFile(context.Background(), path, defaultLimits)
 }
 
-func imgLoad(ctx context.Context, path string, lim imgLimits) (Attachment, error) {
-	data, err := imgReadFile(path)
+func loadFile(ctx context.Context, path string, lim sizeLimits) (Attachment, error) {
+	data, err := readFile(path)
 	if err != nil {
 		return Attachment{}, err
 	}
-	a, err := imgDecode(ctx, filepath.Base(path), data, lim)
+	a, err := decodeImage(ctx, filepath.Base(path), data, lim)
 	if ae, ok := errors.AsType[*AttachmentError](err); ok {
 		ae.Name = path // the base name alone is ambiguous when many files are dropped
 	}
 	return a, err
 }
 
-// imgReadFile checks the file before reading so that a folder, a device or a
+// readFile checks the file before reading so that a folder, a device or a
 // huge video dropped by mistake fails fast instead of filling memory.
-func imgReadFile(path string) ([]byte, error) {
+func readFile(path string) ([]byte, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return nil, imgUnreadable(path, err)
+		return nil, Unreadable(path, err)
 	}
 	switch {
 	case fi.IsDir():
-		return nil, attachErr(path, AttachFolder, "this is a folder, not an image file", nil)
+		return nil, newAttachmentError(path, AttachFolder, "this is a folder, not an image file", nil)
 	case !fi.Mode().IsRegular():
-		return nil, attachErr(path, AttachUnreadable, "not a regular file", nil)
-	case fi.Size() > attachMaxFileSize:
-		return nil, imgFileTooLarge(path, fi.Size())
+		return nil, newAttachmentError(path, AttachUnreadable, "not a regular file", nil)
+	case fi.Size() > maxFileSize:
+		return nil, fileTooLarge(path, fi.Size())
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, imgUnreadable(path, err)
+		return nil, Unreadable(path, err)
 	}
 	defer f.Close()
 	// The limit still applies in case the file grew since Stat.
 	buf := bytes.NewBuffer(make([]byte, 0, fi.Size()+bytes.MinRead))
-	if _, err := buf.ReadFrom(io.LimitReader(f, attachMaxFileSize+1)); err != nil {
-		return nil, imgUnreadable(path, err)
+	if _, err := buf.ReadFrom(io.LimitReader(f, maxFileSize+1)); err != nil {
+		return nil, Unreadable(path, err)
 	}
-	if buf.Len() > attachMaxFileSize {
-		return nil, imgFileTooLarge(path, int64(buf.Len()))
+	if buf.Len() > maxFileSize {
+		return nil, fileTooLarge(path, int64(buf.Len()))
 	}
 	return buf.Bytes(), nil
 }
 
-func imgFileTooLarge(path string, size int64) error {
-	return attachErr(path, AttachTooLarge, fmt.Sprintf("the file is too large (%s; the limit is %s)",
-		formatByteSize(int(size)), formatByteSize(attachMaxFileSize)), nil)
+func fileTooLarge(path string, size int64) error {
+	return newAttachmentError(path, AttachTooLarge, fmt.Sprintf("the file is too large (%s; the limit is %s)",
+		formatByteSize(int(size)), formatByteSize(maxFileSize)), nil)
 }
 
-// imgUnreadable words the OS error for people: the path is already in the
+// Unreadable words the OS error for people: the path is already in the
 // message, so only the cause is kept.
-func imgUnreadable(path string, err error) error {
+func Unreadable(path string, err error) error {
 	var reason string
 	switch pe, isPath := errors.AsType[*fs.PathError](err); {
 	case errors.Is(err, fs.ErrNotExist):
@@ -81,19 +81,19 @@ func imgUnreadable(path string, err error) error {
 	default:
 		reason = "can't read the file: " + err.Error()
 	}
-	return attachErr(path, AttachUnreadable, reason, err)
+	return newAttachmentError(path, AttachUnreadable, reason, err)
 }
 
-// LoadAttachments decodes files on at most workers goroutines (0 picks a
+// LoadAll decodes files on at most workers goroutines (0 picks a
 // default) and returns when all are done; call it off the UI goroutine.
 // each is called exactly once per path, with its index, one call at a time
 // (never concurrently) but from worker goroutines, in completion order. Once
 // ctx is done, files not yet started report ctx.Err().
-func LoadAttachments(ctx context.Context, paths []string, workers int, each func(i int, a Attachment, err error)) {
-	imgLoadAll(ctx, paths, workers, imgDefaultLimits, each)
+func LoadAll(ctx context.Context, paths []string, workers int, each func(i int, a Attachment, err error)) {
+	loadAll(ctx, paths, workers, defaultLimits, each)
 }
 
-func imgLoadAll(ctx context.Context, paths []string, workers int, lim imgLimits, each func(int, Attachment, error)) {
+func loadAll(ctx context.Context, paths []string, workers int, lim sizeLimits, each func(int, Attachment, error)) {
 	if workers <= 0 {
 		// Each worker may hold a decoded photo of a few hundred MB at
 		// worst, so parallelism is capped below the core count.
@@ -115,7 +115,7 @@ func imgLoadAll(ctx context.Context, paths []string, workers int, lim imgLimits,
 					report(i, Attachment{}, err)
 					continue
 				}
-				a, err := imgLoad(ctx, paths[i], lim)
+				a, err := loadFile(ctx, paths[i], lim)
 				report(i, a, err)
 			}
 		})

@@ -1,4 +1,4 @@
-package app
+package images
 
 import (
 	"bytes"
@@ -18,9 +18,9 @@ import (
 	"testing"
 )
 
-// imgTestNoise is a photo-like image: smooth gradients plus grain, which
+// testNoise is a photo-like image: smooth gradients plus grain, which
 // compresses about as badly as a real photo.
-func imgTestNoise(w, h int, transparent bool) *image.NRGBA {
+func testNoise(w, h int, transparent bool) *image.NRGBA {
 	r := rand.New(rand.NewPCG(1, 2))
 	m := image.NewNRGBA(image.Rect(0, 0, w, h))
 	for y := range h {
@@ -36,7 +36,7 @@ func imgTestNoise(w, h int, transparent bool) *image.NRGBA {
 	return m
 }
 
-func imgTestPNG(t testing.TB, m image.Image) []byte {
+func testPNG(t testing.TB, m image.Image) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	// Uncompressed keeps test setup fast; the pipeline does not care.
@@ -47,7 +47,7 @@ func imgTestPNG(t testing.TB, m image.Image) []byte {
 	return buf.Bytes()
 }
 
-func imgTestJPEG(t testing.TB, m image.Image) []byte {
+func testJPEG(t testing.TB, m image.Image) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := jpeg.Encode(&buf, m, &jpeg.Options{Quality: 90}); err != nil {
@@ -56,7 +56,7 @@ func imgTestJPEG(t testing.TB, m image.Image) []byte {
 	return buf.Bytes()
 }
 
-func imgTestGIF(t testing.TB, m image.Image) []byte {
+func testGIF(t testing.TB, m image.Image) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := gif.Encode(&buf, m, nil); err != nil {
@@ -65,7 +65,7 @@ func imgTestGIF(t testing.TB, m image.Image) []byte {
 	return buf.Bytes()
 }
 
-func imgTestWebP(t testing.TB) []byte {
+func testWebP(t testing.TB) []byte {
 	t.Helper()
 	// 150×100 lossy sample from golang.org/x/image/testdata.
 	data, err := os.ReadFile("testdata/blue-purple-pink.lossy.webp")
@@ -75,7 +75,7 @@ func imgTestWebP(t testing.TB) []byte {
 	return data
 }
 
-func imgWantProblem(t *testing.T, err error, want AttachProblem, reasonHas ...string) *AttachmentError {
+func wantProblem(t *testing.T, err error, want AttachProblem, reasonHas ...string) *AttachmentError {
 	t.Helper()
 	ae, ok := errors.AsType[*AttachmentError](err)
 	if !ok {
@@ -92,31 +92,31 @@ func imgWantProblem(t *testing.T, err error, want AttachProblem, reasonHas ...st
 	return ae
 }
 
-func imgCheckThumb(t *testing.T, a Attachment) {
+func checkThumb(t *testing.T, a Attachment) {
 	t.Helper()
 	cfg, err := png.DecodeConfig(bytes.NewReader(a.Thumb))
 	if err != nil {
 		t.Fatalf("thumb is not a PNG: %v", err)
 	}
-	if edge := max(cfg.Width, cfg.Height); edge > attachThumbEdge || edge < min(attachThumbEdge, max(a.Width, a.Height)) {
+	if edge := max(cfg.Width, cfg.Height); edge > thumbEdge || edge < min(thumbEdge, max(a.Width, a.Height)) {
 		t.Errorf("thumb %d×%d for a %d×%d image", cfg.Width, cfg.Height, a.Width, a.Height)
 	}
 }
 
 func TestSmallImagesPassThroughUnchanged(t *testing.T) {
-	small := imgTestNoise(300, 200, false)
+	small := testNoise(300, 200, false)
 	for _, tc := range []struct {
 		mime string
 		data []byte
 		w, h int
 	}{
-		{"image/png", imgTestPNG(t, small), 300, 200},
-		{"image/jpeg", imgTestJPEG(t, small), 300, 200},
-		{"image/gif", imgTestGIF(t, small), 300, 200},
-		{"image/webp", imgTestWebP(t), 150, 100},
+		{"image/png", testPNG(t, small), 300, 200},
+		{"image/jpeg", testJPEG(t, small), 300, 200},
+		{"image/gif", testGIF(t, small), 300, 200},
+		{"image/webp", testWebP(t), 150, 100},
 	} {
 		t.Run(tc.mime, func(t *testing.T) {
-			a, err := DecodeAttachment("pic", tc.data)
+			a, err := Decode("pic", tc.data)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -126,19 +126,19 @@ func TestSmallImagesPassThroughUnchanged(t *testing.T) {
 			if a.Width != tc.w || a.Height != tc.h || a.OriginalSize != len(tc.data) {
 				t.Errorf("size %d×%d (%d bytes)", a.Width, a.Height, a.OriginalSize)
 			}
-			imgCheckThumb(t, a)
+			checkThumb(t, a)
 		})
 	}
 }
 
 func TestContentDecidesTypeNotName(t *testing.T) {
-	pngData := imgTestPNG(t, imgTestNoise(20, 10, false))
-	a, err := DecodeAttachment("x.jpg", pngData)
+	pngData := testPNG(t, testNoise(20, 10, false))
+	a, err := Decode("x.jpg", pngData)
 	if err != nil || a.MimeType != "image/png" {
 		t.Fatalf("PNG named x.jpg: %q, %v", a.MimeType, err)
 	}
-	_, err = DecodeAttachment("x.png", []byte("just some notes\nabout the build\n"))
-	imgWantProblem(t, err, AttachNotImage, "not an image", "text file")
+	_, err = Decode("x.png", []byte("just some notes\nabout the build\n"))
+	wantProblem(t, err, AttachNotImage, "not an image", "text file")
 }
 
 func TestNotAnImageSaysWhatItLooksLike(t *testing.T) {
@@ -149,16 +149,16 @@ func TestNotAnImageSaysWhatItLooksLike(t *testing.T) {
 		{"\x7fELF\x02\x01\x01", "not an image (looks like a program)"},
 		{"\x00\x01\x02\x03\x04\x05\x06\x07", "not an image"},
 	} {
-		_, err := DecodeAttachment("f", []byte(tc.data))
-		if ae := imgWantProblem(t, err, AttachNotImage); ae.Reason != tc.want {
+		_, err := Decode("f", []byte(tc.data))
+		if ae := wantProblem(t, err, AttachNotImage); ae.Reason != tc.want {
 			t.Errorf("%q: reason %q, want %q", tc.data[:4], ae.Reason, tc.want)
 		}
 	}
 }
 
 func TestEmptyData(t *testing.T) {
-	_, err := DecodeAttachment("e.png", nil)
-	imgWantProblem(t, err, AttachEmpty, "empty")
+	_, err := Decode("e.png", nil)
+	wantProblem(t, err, AttachEmpty, "empty")
 }
 
 func TestUnsupportedImageTypesAreNamed(t *testing.T) {
@@ -175,8 +175,8 @@ func TestUnsupportedImageTypesAreNamed(t *testing.T) {
 		{"animated webp", "RIFF\x00\x00\x00\x00WEBPVP8X\x0a\x00\x00\x00\x02\x00\x00\x00\x00\x00\x00\x00\x00\x00", "animated WebP images"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := DecodeAttachment("f.png", []byte(tc.data))
-			imgWantProblem(t, err, AttachUnsupported, tc.want, "PNG, JPEG, GIF or WebP")
+			_, err := Decode("f.png", []byte(tc.data))
+			wantProblem(t, err, AttachUnsupported, tc.want, "PNG, JPEG, GIF or WebP")
 		})
 	}
 	if mime, ok, desc := SniffKind(bmp); mime != "image/bmp" || ok || desc != "BMP image" {
@@ -185,7 +185,7 @@ func TestUnsupportedImageTypesAreNamed(t *testing.T) {
 }
 
 func TestCorruptPNG(t *testing.T) {
-	good := imgTestPNG(t, imgTestNoise(64, 64, false))
+	good := testPNG(t, testNoise(64, 64, false))
 	flipped := bytes.Clone(good)
 	flipped[len(flipped)/2] ^= 0xff
 	for name, data := range map[string][]byte{
@@ -194,23 +194,23 @@ func TestCorruptPNG(t *testing.T) {
 		"header only": good[:8],
 	} {
 		t.Run(name, func(t *testing.T) {
-			_, err := DecodeAttachment("c.png", data)
-			imgWantProblem(t, err, AttachCorrupt, "PNG image data is corrupt")
+			_, err := Decode("c.png", data)
+			wantProblem(t, err, AttachCorrupt, "PNG image data is corrupt")
 		})
 	}
 }
 
 func TestLargeNoisyImageIsScaledToFit(t *testing.T) {
-	data := imgTestPNG(t, imgTestNoise(4000, 3000, false))
-	a, err := DecodeAttachment("big.png", data)
+	data := testPNG(t, testNoise(4000, 3000, false))
+	a, err := Decode("big.png", data)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if a.Width != 2048 || a.Height != 1536 || !a.Resized || a.MimeType != "image/jpeg" {
 		t.Fatalf("got %s %d×%d resized=%v", a.MimeType, a.Width, a.Height, a.Resized)
 	}
-	if n := len(a.Base64()); n > attachMaxBase64 {
-		t.Errorf("base64 is %d bytes, over %d", n, attachMaxBase64)
+	if n := len(a.Base64()); n > maxBase64Size {
+		t.Errorf("base64 is %d bytes, over %d", n, maxBase64Size)
 	}
 	cfg, err := jpeg.DecodeConfig(bytes.NewReader(a.Data))
 	if err != nil || cfg.Width != 2048 || cfg.Height != 1536 {
@@ -220,12 +220,12 @@ func TestLargeNoisyImageIsScaledToFit(t *testing.T) {
 	if !strings.Contains(note, "from 4000×3000 ("+formatByteSize(len(data))+")") || !strings.Contains(note, "to 2048×1536 (") {
 		t.Errorf("note %q", note)
 	}
-	imgCheckThumb(t, a)
+	checkThumb(t, a)
 }
 
 func TestLargeTransparentImageStaysPNG(t *testing.T) {
-	data := imgTestPNG(t, imgTestNoise(3000, 1000, true))
-	a, err := DecodeAttachment("overlay.png", data)
+	data := testPNG(t, testNoise(3000, 1000, true))
+	a, err := Decode("overlay.png", data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,9 +241,9 @@ func TestLargeTransparentImageStaysPNG(t *testing.T) {
 	}
 }
 
-// imgTestPNGHeader is a PNG that is only a signature and a valid IHDR: all a
+// testPNGHeader is a PNG that is only a signature and a valid IHDR: all a
 // decompression bomb needs to claim its size.
-func imgTestPNGHeader(w, h uint32) []byte {
+func testPNGHeader(w, h uint32) []byte {
 	ihdr := binary.BigEndian.AppendUint32([]byte("IHDR"), w)
 	ihdr = binary.BigEndian.AppendUint32(ihdr, h)
 	ihdr = append(ihdr, 8, 6, 0, 0, 0) // 8-bit RGBA
@@ -254,15 +254,15 @@ func imgTestPNGHeader(w, h uint32) []byte {
 
 func TestDecompressionBombIsRefusedWithoutAllocating(t *testing.T) {
 	bombs := map[string][]byte{
-		"png": imgTestPNGHeader(50_000, 50_000),
+		"png": testPNGHeader(50_000, 50_000),
 		"gif": []byte("GIF89a\xff\xff\xff\xff\x00\x00\x00;"),
 	}
 	for name, data := range bombs {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		_, err := DecodeAttachment("bomb."+name, data)
+		_, err := Decode("bomb."+name, data)
 		runtime.ReadMemStats(&after)
-		imgWantProblem(t, err, AttachTooLarge, "too large to open", "megapixels", "limit is 100")
+		wantProblem(t, err, AttachTooLarge, "too large to open", "megapixels", "limit is 100")
 		if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
 			t.Errorf("%s: allocated %d bytes refusing a bomb", name, grew)
 		}
@@ -270,7 +270,7 @@ func TestDecompressionBombIsRefusedWithoutAllocating(t *testing.T) {
 }
 
 func TestBase64RoundTrip(t *testing.T) {
-	a, err := DecodeAttachment("p.gif", imgTestGIF(t, imgTestNoise(40, 30, false)))
+	a, err := Decode("p.gif", testGIF(t, testNoise(40, 30, false)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -303,7 +303,7 @@ func TestLargeScreenshotStaysPNG(t *testing.T) {
 			m.SetRGBA(x, y, c)
 		}
 	}
-	a, err := DecodeAttachment("screen.png", imgTestPNG(t, m))
+	a, err := Decode("screen.png", testPNG(t, m))
 	if err != nil {
 		t.Fatal(err)
 	}

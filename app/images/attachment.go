@@ -1,4 +1,4 @@
-package app
+package images
 
 import (
 	"encoding/base64"
@@ -9,11 +9,11 @@ import (
 // Anthropic measures its 5 MiB cap on the base64 text, so the byte budget is
 // on that form with some headroom rather than on the raw file.
 const (
-	attachMaxEdge     = 2048
-	attachMaxBase64   = 4608 << 10 // 4.5 MiB of base64, about 3.4 MiB of image
-	attachMaxPixels   = 100_000_000
-	attachMaxFileSize = 64 << 20
-	attachThumbEdge   = 160
+	maxEdgePixels  = 2048
+	maxBase64Size  = 4608 << 10 // 4.5 MiB of base64, about 3.4 MiB of image
+	maxTotalPixels = 100_000_000
+	maxFileSize    = 64 << 20
+	thumbEdge      = 160
 )
 
 // Attachment is an image ready for a prompt: the bytes the agent gets, a
@@ -97,6 +97,6 @@ func (e *AttachmentError) Error() string {
 
 func (e *AttachmentError) Unwrap() error { return e.Err }
 
-func attachErr(name string, p AttachProblem, reason string, err error) *AttachmentError {
+func newAttachmentError(name string, p AttachProblem, reason string, err error) *AttachmentError {
 	return &AttachmentError{Name: name, Problem: p, Reason: reason, Err: err}
 }

@@ -1,4 +1,4 @@
-package app
+package images
 
 import (
 	"bytes"
@@ -7,16 +7,16 @@ import (
 	"strings"
 )
 
-// imgKind is what the first bytes of a file say it is. The article is kept
+// fileKind is what the first bytes of a file say it is. The article is kept
 // with the description so messages read naturally ("an HTML page").
-type imgKind struct {
+type fileKind struct {
 	mime      string
 	supported bool
 	desc      string
 	article   string
 }
 
-func (k imgKind) phrase() string { return k.article + " " + k.desc }
+func (k fileKind) phrase() string { return k.article + " " + k.desc }
 
 // SniffKind identifies data by its content, never by a file name, because
 // names lie: screenshots saved as .jpg are often PNGs, downloads lose their
@@ -24,67 +24,67 @@ func (k imgKind) phrase() string { return k.article + " " + k.desc }
 // description is a short noun phrase such as "PNG image" or "PDF document",
 // empty when nothing is recognised.
 func SniffKind(data []byte) (mime string, supported bool, description string) {
-	k := imgSniff(data)
+	k := sniff(data)
 	return k.mime, k.supported, k.desc
 }
 
-func imgSniff(data []byte) imgKind {
+func sniff(data []byte) fileKind {
 	switch {
 	case len(data) == 0:
-		return imgKind{desc: "empty file", article: "an"}
+		return fileKind{desc: "empty file", article: "an"}
 	case bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")):
-		return imgKind{"image/png", true, "PNG image", "a"}
+		return fileKind{"image/png", true, "PNG image", "a"}
 	case bytes.HasPrefix(data, []byte("\xff\xd8\xff")):
-		return imgKind{"image/jpeg", true, "JPEG image", "a"}
+		return fileKind{"image/jpeg", true, "JPEG image", "a"}
 	case bytes.HasPrefix(data, []byte("GIF87a")), bytes.HasPrefix(data, []byte("GIF89a")):
-		return imgKind{"image/gif", true, "GIF image", "a"}
+		return fileKind{"image/gif", true, "GIF image", "a"}
 	case len(data) >= 16 && string(data[:4]) == "RIFF" && string(data[8:12]) == "WEBP":
 		// x/image/webp decodes only still images; an animation would fail
 		// later as "corrupt", which would be wrong and unhelpful.
 		const vp8xAnimation = 1 << 1
 		if string(data[12:16]) == "VP8X" && len(data) > 20 && data[20]&vp8xAnimation != 0 {
-			return imgKind{"image/webp", false, "animated WebP image", "an"}
+			return fileKind{"image/webp", false, "animated WebP image", "an"}
 		}
-		return imgKind{"image/webp", true, "WebP image", "a"}
+		return fileKind{"image/webp", true, "WebP image", "a"}
 	}
-	if k, ok := imgSniffUnsupported(data); ok {
+	if k, ok := sniffUnsupported(data); ok {
 		return k
 	}
-	return imgSniffOther(data)
+	return sniffOther(data)
 }
 
-// imgSniffUnsupported recognises image formats people commonly try to attach
+// sniffUnsupported recognises image formats people commonly try to attach
 // (camera output, design files) so the error can name them.
-func imgSniffUnsupported(data []byte) (imgKind, bool) {
+func sniffUnsupported(data []byte) (fileKind, bool) {
 	has := func(prefix string) bool { return bytes.HasPrefix(data, []byte(prefix)) }
 	switch {
-	case imgIsBMP(data):
-		return imgKind{"image/bmp", false, "BMP image", "a"}, true
+	case isBMP(data):
+		return fileKind{"image/bmp", false, "BMP image", "a"}, true
 	case has("II*\x00"), has("MM\x00*"):
-		return imgKind{"image/tiff", false, "TIFF image", "a"}, true
+		return fileKind{"image/tiff", false, "TIFF image", "a"}, true
 	case has("\xff\x0a"), has("\x00\x00\x00\x0cJXL \r\n\x87\n"):
-		return imgKind{"image/jxl", false, "JPEG XL image", "a"}, true
+		return fileKind{"image/jxl", false, "JPEG XL image", "a"}, true
 	case has("\x00\x00\x00\x0cjP  \r\n\x87\n"), has("\xff\x4f\xff\x51"):
-		return imgKind{"image/jp2", false, "JPEG 2000 image", "a"}, true
+		return fileKind{"image/jp2", false, "JPEG 2000 image", "a"}, true
 	case has("8BPS"):
-		return imgKind{"image/vnd.adobe.photoshop", false, "Photoshop document", "a"}, true
+		return fileKind{"image/vnd.adobe.photoshop", false, "Photoshop document", "a"}, true
 	case has("qoif"):
-		return imgKind{"image/qoi", false, "QOI image", "a"}, true
+		return fileKind{"image/qoi", false, "QOI image", "a"}, true
 	case len(data) >= 6 && has("\x00\x00\x01\x00") && data[4]|data[5] != 0:
-		return imgKind{"image/x-icon", false, "ICO icon", "an"}, true
+		return fileKind{"image/x-icon", false, "ICO icon", "an"}, true
 	}
-	if k, ok := imgSniffISOBMFF(data); ok {
+	if k, ok := sniffISOBMFF(data); ok {
 		return k, true
 	}
-	if imgIsSVG(data) {
-		return imgKind{"image/svg+xml", false, "SVG image", "an"}, true
+	if isSVG(data) {
+		return fileKind{"image/svg+xml", false, "SVG image", "an"}, true
 	}
-	return imgKind{}, false
+	return fileKind{}, false
 }
 
-// imgIsBMP also checks the DIB header size, because "BM" alone matches any
+// isBMP also checks the DIB header size, because "BM" alone matches any
 // text that starts with those letters.
-func imgIsBMP(data []byte) bool {
+func isBMP(data []byte) bool {
 	if len(data) < 18 || string(data[:2]) != "BM" {
 		return false
 	}
@@ -95,11 +95,11 @@ func imgIsBMP(data []byte) bool {
 	return false
 }
 
-// imgSniffISOBMFF finds HEIC (the iPhone camera default) and AVIF, which
+// sniffISOBMFF finds HEIC (the iPhone camera default) and AVIF, which
 // share MP4's container and would otherwise be reported as video.
-func imgSniffISOBMFF(data []byte) (imgKind, bool) {
+func sniffISOBMFF(data []byte) (fileKind, bool) {
 	if len(data) < 16 || string(data[4:8]) != "ftyp" {
-		return imgKind{}, false
+		return fileKind{}, false
 	}
 	end := min(int(binary.BigEndian.Uint32(data[:4])), len(data), 256)
 	heif := false
@@ -109,27 +109,27 @@ func imgSniffISOBMFF(data []byte) (imgKind, bool) {
 		}
 		switch string(data[off : off+4]) {
 		case "avif", "avis":
-			return imgKind{"image/avif", false, "AVIF image", "an"}, true
+			return fileKind{"image/avif", false, "AVIF image", "an"}, true
 		case "heic", "heix", "hevc", "hevx", "heim", "heis", "hevm", "hevs", "mif1", "msf1":
 			heif = true
 		}
 	}
 	if heif {
-		return imgKind{"image/heic", false, "HEIC image", "a"}, true
+		return fileKind{"image/heic", false, "HEIC image", "a"}, true
 	}
-	return imgKind{}, false
+	return fileKind{}, false
 }
 
-func imgIsSVG(data []byte) bool {
+func isSVG(data []byte) bool {
 	head := data[:min(len(data), 4096)]
 	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
 	head = bytes.TrimLeft(head, " \t\r\n")
 	return len(head) > 0 && head[0] == '<' && bytes.Contains(bytes.ToLower(head), []byte("<svg"))
 }
 
-// imgNotImage describes common non-images for "not an image (looks like …)",
+// notImage describes common non-images for "not an image (looks like …)",
 // keyed by http.DetectContentType's answer or a prefix of it.
-var imgNotImage = []struct{ prefix, article, desc string }{
+var notImage = []struct{ prefix, article, desc string }{
 	{"application/pdf", "a", "PDF document"},
 	{"application/postscript", "a", "PostScript document"},
 	{"application/zip", "a", "ZIP archive or Office document"},
@@ -146,9 +146,9 @@ var imgNotImage = []struct{ prefix, article, desc string }{
 	{"text/plain", "a", "text file"},
 }
 
-// imgMagicOther covers binaries DetectContentType lumps together as
+// magicOther covers binaries DetectContentType lumps together as
 // application/octet-stream.
-var imgMagicOther = []struct{ magic, mime, article, desc string }{
+var magicOther = []struct{ magic, mime, article, desc string }{
 	{"7z\xbc\xaf\x27\x1c", "application/x-7z-compressed", "a", "7-Zip archive"},
 	{"\x7fELF", "application/x-executable", "a", "program"},
 	{"MZ", "application/x-msdownload", "a", "Windows program"},
@@ -156,21 +156,21 @@ var imgMagicOther = []struct{ magic, mime, article, desc string }{
 	{"SQLite format 3\x00", "application/vnd.sqlite3", "a", "SQLite database"},
 }
 
-func imgSniffOther(data []byte) imgKind {
-	for _, m := range imgMagicOther {
+func sniffOther(data []byte) fileKind {
+	for _, m := range magicOther {
 		if bytes.HasPrefix(data, []byte(m.magic)) {
-			return imgKind{mime: m.mime, desc: m.desc, article: m.article}
+			return fileKind{mime: m.mime, desc: m.desc, article: m.article}
 		}
 	}
 	mime, _, _ := strings.Cut(http.DetectContentType(data), ";")
-	for _, n := range imgNotImage {
+	for _, n := range notImage {
 		if strings.HasPrefix(mime, n.prefix) {
-			return imgKind{mime: mime, desc: n.desc, article: n.article}
+			return fileKind{mime: mime, desc: n.desc, article: n.article}
 		}
 	}
 	if sub, ok := strings.CutPrefix(mime, "image/"); ok {
 		// An image type the switch above missed; naming it beats "unknown".
-		return imgKind{mime: mime, desc: strings.ToUpper(strings.TrimPrefix(sub, "x-")) + " image", article: "a"}
+		return fileKind{mime: mime, desc: strings.ToUpper(strings.TrimPrefix(sub, "x-")) + " image", article: "a"}
 	}
-	return imgKind{mime: mime}
+	return fileKind{mime: mime}
 }

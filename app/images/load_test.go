@@ -1,4 +1,4 @@
-package app
+package images
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-func imgTestWrite(t testing.TB, dir, name string, data []byte) string {
+func testWrite(t testing.TB, dir, name string, data []byte) string {
 	t.Helper()
 	p := filepath.Join(dir, name)
 	if err := os.WriteFile(p, data, 0o644); err != nil {
@@ -20,8 +20,8 @@ func imgTestWrite(t testing.TB, dir, name string, data []byte) string {
 }
 
 func TestLoadAttachmentReadsByContent(t *testing.T) {
-	p := imgTestWrite(t, t.TempDir(), "shot.jpg", imgTestPNG(t, imgTestNoise(30, 20, false)))
-	a, err := LoadAttachment(p)
+	p := testWrite(t, t.TempDir(), "shot.jpg", testPNG(t, testNoise(30, 20, false)))
+	a, err := Load(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,16 +33,16 @@ func TestLoadAttachmentReadsByContent(t *testing.T) {
 func TestLoadAttachmentFailures(t *testing.T) {
 	dir := t.TempDir()
 	t.Run("empty", func(t *testing.T) {
-		p := imgTestWrite(t, dir, "empty.png", nil)
-		_, err := LoadAttachment(p)
-		if ae := imgWantProblem(t, err, AttachEmpty, "empty"); ae.Name != p {
+		p := testWrite(t, dir, "empty.png", nil)
+		_, err := Load(p)
+		if ae := wantProblem(t, err, AttachEmpty, "empty"); ae.Name != p {
 			t.Errorf("error names %q, want %q", ae.Name, p)
 		}
 	})
 	t.Run("missing", func(t *testing.T) {
 		p := filepath.Join(dir, "gone.png")
-		_, err := LoadAttachment(p)
-		imgWantProblem(t, err, AttachUnreadable, "doesn't exist")
+		_, err := Load(p)
+		wantProblem(t, err, AttachUnreadable, "doesn't exist")
 		if !strings.Contains(err.Error(), p) {
 			t.Errorf("%q does not name the path", err)
 		}
@@ -51,12 +51,12 @@ func TestLoadAttachmentFailures(t *testing.T) {
 		if os.Geteuid() == 0 {
 			t.Skip("root can read a chmod 000 file; the missing-file case covers unreadable")
 		}
-		p := imgTestWrite(t, dir, "locked.png", imgTestPNG(t, imgTestNoise(4, 4, false)))
+		p := testWrite(t, dir, "locked.png", testPNG(t, testNoise(4, 4, false)))
 		if err := os.Chmod(p, 0); err != nil {
 			t.Fatal(err)
 		}
-		_, err := LoadAttachment(p)
-		imgWantProblem(t, err, AttachUnreadable, "permission denied")
+		_, err := Load(p)
+		wantProblem(t, err, AttachUnreadable, "permission denied")
 		if !strings.Contains(err.Error(), p) {
 			t.Errorf("%q does not name the path", err)
 		}
@@ -66,13 +66,13 @@ func TestLoadAttachmentFailures(t *testing.T) {
 		if err := os.Mkdir(p, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		_, err := LoadAttachment(p)
-		imgWantProblem(t, err, AttachFolder, "folder")
+		_, err := Load(p)
+		wantProblem(t, err, AttachFolder, "folder")
 	})
 	t.Run("not an image", func(t *testing.T) {
-		p := imgTestWrite(t, dir, "doc.png", []byte("%PDF-1.4\n"))
-		_, err := LoadAttachment(p)
-		imgWantProblem(t, err, AttachNotImage, "PDF")
+		p := testWrite(t, dir, "doc.png", []byte("%PDF-1.4\n"))
+		_, err := Load(p)
+		wantProblem(t, err, AttachNotImage, "PDF")
 		if !strings.HasPrefix(err.Error(), p+": ") {
 			t.Errorf("%q does not start with the path", err)
 		}
@@ -84,22 +84,22 @@ func TestLoadAttachmentFailures(t *testing.T) {
 			t.Fatal(err)
 		}
 		// Sparse, so the test costs no disk; it must be refused before reading.
-		if err := f.Truncate(attachMaxFileSize + 1); err != nil {
+		if err := f.Truncate(maxFileSize + 1); err != nil {
 			t.Fatal(err)
 		}
 		f.Close()
-		_, err = LoadAttachment(p)
-		imgWantProblem(t, err, AttachTooLarge, "the limit is 64.0 MB")
+		_, err = Load(p)
+		wantProblem(t, err, AttachTooLarge, "the limit is 64.0 MB")
 	})
 }
 
 func TestLoadAttachmentsReportsEachFileOnce(t *testing.T) {
 	dir := t.TempDir()
 	good := map[string][]byte{
-		"a.png":  imgTestPNG(t, imgTestNoise(40, 30, false)),
-		"b.jpg":  imgTestJPEG(t, imgTestNoise(40, 30, false)),
-		"c.gif":  imgTestGIF(t, imgTestNoise(40, 30, false)),
-		"d.webp": imgTestWebP(t),
+		"a.png":  testPNG(t, testNoise(40, 30, false)),
+		"b.jpg":  testJPEG(t, testNoise(40, 30, false)),
+		"c.gif":  testGIF(t, testNoise(40, 30, false)),
+		"d.webp": testWebP(t),
 	}
 	bad := map[string][]byte{"e.png": nil, "f.png": []byte("hello"), "g.bmp": []byte("BM\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x28\x00\x00\x00")}
 	var paths []string
@@ -116,10 +116,10 @@ func TestLoadAttachmentsReportsEachFileOnce(t *testing.T) {
 			}
 		case i%3 == 2:
 			name = []string{"e.png", "f.png", "g.bmp"}[i%9/3]
-			imgTestWrite(t, dir, name, bad[name])
+			testWrite(t, dir, name, bad[name])
 		default:
 			name = []string{"a.png", "b.jpg", "c.gif", "d.webp"}[i%4]
-			imgTestWrite(t, dir, name, good[name])
+			testWrite(t, dir, name, good[name])
 		}
 		_, isGood := good[name]
 		wantErr[i] = !isGood
@@ -128,7 +128,7 @@ func TestLoadAttachmentsReportsEachFileOnce(t *testing.T) {
 
 	calls := make([]int, len(paths))
 	var inEach atomic.Int32
-	LoadAttachments(context.Background(), paths, 3, func(i int, a Attachment, err error) {
+	LoadAll(context.Background(), paths, 3, func(i int, a Attachment, err error) {
 		if inEach.Add(1) != 1 {
 			t.Error("each was called concurrently")
 		}
@@ -149,11 +149,11 @@ func TestLoadAttachmentsReportsEachFileOnce(t *testing.T) {
 }
 
 func TestLoadAttachmentsStopsWhenCancelled(t *testing.T) {
-	p := imgTestWrite(t, t.TempDir(), "a.png", imgTestPNG(t, imgTestNoise(8, 8, false)))
+	p := testWrite(t, t.TempDir(), "a.png", testPNG(t, testNoise(8, 8, false)))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	calls := 0
-	LoadAttachments(ctx, []string{p, p, p, p, p}, 2, func(i int, a Attachment, err error) {
+	LoadAll(ctx, []string{p, p, p, p, p}, 2, func(i int, a Attachment, err error) {
 		calls++
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("%d: err %v, want context.Canceled", i, err)
@@ -162,19 +162,19 @@ func TestLoadAttachmentsStopsWhenCancelled(t *testing.T) {
 	if calls != 5 {
 		t.Errorf("%d calls, want 5", calls)
 	}
-	LoadAttachments(context.Background(), nil, 0, func(int, Attachment, error) { t.Error("called for no files") })
+	LoadAll(context.Background(), nil, 0, func(int, Attachment, error) { t.Error("called for no files") })
 }
 
 func BenchmarkLoadAttachments20(b *testing.B) {
-	jpg := imgTestJPEG(b, imgTestNoise(3000, 2000, false))
+	jpg := testJPEG(b, testNoise(3000, 2000, false))
 	dir := b.TempDir()
 	paths := make([]string, 20)
 	for i := range paths {
-		paths[i] = imgTestWrite(b, dir, "photo"+string(rune('a'+i))+".jpg", jpg)
+		paths[i] = testWrite(b, dir, "photo"+string(rune('a'+i))+".jpg", jpg)
 	}
 	b.SetBytes(int64(len(jpg) * len(paths)))
 	for b.Loop() {
-		LoadAttachments(context.Background(), paths, 2, func(i int, a Attachment, err error) {
+		LoadAll(context.Background(), paths, 2, func(i int, a Attachment, err error) {
 			if err != nil || !a.Resized {
 				b.Errorf("%d: resized=%v %v", i, a.Resized, err)
 			}

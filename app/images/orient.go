@@ -1,4 +1,4 @@
-package app
+package images
 
 import (
 	"bytes"
@@ -6,12 +6,12 @@ import (
 	"image"
 )
 
-// imgJPEGOrientation reads the EXIF orientation tag (1–8) from a JPEG. Phone
+// jpegOrientation reads the EXIF orientation tag (1–8) from a JPEG. Phone
 // cameras store pixels in sensor order and rely on this tag; Go's decoder
 // ignores it, so without it portrait photos would reach the model sideways.
 // Anything malformed counts as 1 (as stored): orientation is a nicety, never a
 // reason to reject an image.
-func imgJPEGOrientation(data []byte) int {
+func jpegOrientation(data []byte) int {
 	if len(data) < 4 || data[0] != 0xff || data[1] != 0xd8 {
 		return 1
 	}
@@ -33,14 +33,14 @@ func imgJPEGOrientation(data []byte) int {
 		}
 		seg := data[p+4 : p+2+n]
 		if marker == 0xe1 && bytes.HasPrefix(seg, []byte("Exif\x00\x00")) {
-			return imgTIFFOrientation(seg[6:])
+			return tiffOrientation(seg[6:])
 		}
 		p += 2 + n
 	}
 	return 1
 }
 
-func imgTIFFOrientation(t []byte) int {
+func tiffOrientation(t []byte) int {
 	if len(t) < 8 {
 		return 1
 	}
@@ -74,24 +74,24 @@ func imgTIFFOrientation(t []byte) int {
 	return 1
 }
 
-// imgOrientedSize is the size as displayed; orientations 5–8 swap the axes.
-func imgOrientedSize(w, h, orient int) (int, int) {
+// orientedSize is the size as displayed; orientations 5–8 swap the axes.
+func orientedSize(w, h, orient int) (int, int) {
 	if orient >= 5 && orient <= 8 {
 		return h, w
 	}
 	return w, h
 }
 
-// imgOrient turns stored pixels upright. It works on RGBA only because it
+// applyOrientation turns stored pixels upright. It works on RGBA only because it
 // runs after scaling, when the image is small and already RGBA, which keeps
 // this a plain pixel copy.
-func imgOrient(src *image.RGBA, orient int) *image.RGBA {
+func applyOrientation(src *image.RGBA, orient int) *image.RGBA {
 	if orient < 2 || orient > 8 {
 		return src
 	}
 	b := src.Bounds()
 	w, h := b.Dx(), b.Dy()
-	dw, dh := imgOrientedSize(w, h, orient)
+	dw, dh := orientedSize(w, h, orient)
 	dst := image.NewRGBA(image.Rect(0, 0, dw, dh))
 	for dy := range dh {
 		for dx := range dw {

@@ -1,4 +1,4 @@
-package app
+package images
 
 import (
 	"bytes"
@@ -16,24 +16,24 @@ import (
 	"golang.org/x/image/webp"
 )
 
-// imgLimits is a parameter rather than constants so tests can exercise the
+// sizeLimits is a parameter rather than constants so tests can exercise the
 // resizing paths with tiny images.
-type imgLimits struct {
+type sizeLimits struct {
 	maxEdge   int
 	maxBase64 int
 	maxPixels int64
 }
 
-var imgDefaultLimits = imgLimits{attachMaxEdge, attachMaxBase64, attachMaxPixels}
+var defaultLimits = sizeLimits{maxEdgePixels, maxBase64Size, maxTotalPixels}
 
-func (l imgLimits) fits(w, h, size int) bool {
+func (l sizeLimits) fits(w, h, size int) bool {
 	return max(w, h) <= l.maxEdge && base64.StdEncoding.EncodedLen(size) <= l.maxBase64
 }
 
 // The decoders are chosen by sniffed content instead of image.Decode's
 // registry, which other packages (Fyne among them) extend with formats the
 // agent does not accept.
-var imgDecoders = map[string]struct {
+var decoderFor = map[string]struct {
 	config func(io.Reader) (image.Config, error)
 	decode func(io.Reader) (image.Image, error)
 }{
@@ -43,44 +43,44 @@ var imgDecoders = map[string]struct {
 	"image/webp": {webp.DecodeConfig, webp.Decode},
 }
 
-// imgMinEdge bounds the shrink loop; nothing real gets here, since a
+// minEdge bounds the shrink loop; nothing real gets here, since a
 // 64-pixel image is far below any byte limit.
-const imgMinEdge = 64
+const minEdge = 64
 
-// DecodeAttachment checks that data is an image the agent accepts and makes
+// Decode checks that data is an image the agent accepts and makes
 // it fit the provider's limits. Images already within limits are sent
 // byte-for-byte; larger ones are scaled to 2048 px on the long edge and
 // re-encoded (PNG when transparent or when a PNG or GIF still fits as PNG,
 // JPEG otherwise). JPEGs whose EXIF says they are rotated are re-encoded
 // upright. The result's Data may share data's memory. Failures are
 // *AttachmentError.
-func DecodeAttachment(name string, data []byte) (Attachment, error) {
-	return imgDecode(context.Background(), name, data, imgDefaultLimits)
+func Decode(name string, data []byte) (Attachment, error) {
+	return decodeImage(context.Background(), name, data, defaultLimits)
 }
 
-func imgDecode(ctx context.Context, name string, data []byte, lim imgLimits) (a Attachment, err error) {
-	kind := imgSniff(data)
+func decodeImage(ctx context.Context, name string, data []byte, lim sizeLimits) (a Attachment, err error) {
+	kind := sniff(data)
 	defer func() {
 		// A decoder bug on a hostile file must not take the app down.
 		if r := recover(); r != nil {
-			a, err = Attachment{}, attachErr(name, AttachCorrupt, imgCorruptReason(kind), fmt.Errorf("decoder panic: %v", r))
+			a, err = Attachment{}, newAttachmentError(name, AttachCorrupt, corruptReason(kind), fmt.Errorf("decoder panic: %v", r))
 		}
 	}()
 	if len(data) == 0 {
-		return Attachment{}, attachErr(name, AttachEmpty, "the file is empty", nil)
+		return Attachment{}, newAttachmentError(name, AttachEmpty, "the file is empty", nil)
 	}
 	if !kind.supported {
-		return Attachment{}, imgKindError(name, kind)
+		return Attachment{}, kindError(name, kind)
 	}
-	dec := imgDecoders[kind.mime]
+	dec := decoderFor[kind.mime]
 	cfg, err := dec.config(bytes.NewReader(data))
 	if err != nil || cfg.Width <= 0 || cfg.Height <= 0 {
-		return Attachment{}, attachErr(name, AttachCorrupt, imgCorruptReason(kind), err)
+		return Attachment{}, newAttachmentError(name, AttachCorrupt, corruptReason(kind), err)
 	}
 	// The header alone tells how much memory decoding will take; a small
 	// file can claim billions of pixels.
 	if px := int64(cfg.Width) * int64(cfg.Height); px > lim.maxPixels {
-		return Attachment{}, attachErr(name, AttachTooLarge, fmt.Sprintf(
+		return Attachment{}, newAttachmentError(name, AttachTooLarge, fmt.Sprintf(
 			"the image is too large to open (%d×%d, %d megapixels; the limit is %d)",
 			cfg.Width, cfg.Height, (px+500_000)/1_000_000, lim.maxPixels/1_000_000), nil)
 	}
@@ -89,7 +89,7 @@ func imgDecode(ctx context.Context, name string, data []byte, lim imgLimits) (a 
 	}
 	src, err := dec.decode(bytes.NewReader(data))
 	if err != nil {
-		return Attachment{}, attachErr(name, AttachCorrupt, imgCorruptReason(kind), err)
+		return Attachment{}, newAttachmentError(name, AttachCorrupt, corruptReason(kind), err)
 	}
 	if b := src.Bounds(); b != image.Rect(0, 0, cfg.Width, cfg.Height) {
 		// A GIF's first frame may cover only part of its canvas; the rest
@@ -100,16 +100,16 @@ func imgDecode(ctx context.Context, name string, data []byte, lim imgLimits) (a 
 	}
 	orient := 1
 	if kind.mime == "image/jpeg" {
-		orient = imgJPEGOrientation(data)
+		orient = jpegOrientation(data)
 	}
-	w, h := imgOrientedSize(src.Bounds().Dx(), src.Bounds().Dy(), orient)
+	w, h := orientedSize(src.Bounds().Dx(), src.Bounds().Dy(), orient)
 	a = Attachment{Name: name, OriginalWidth: w, OriginalHeight: h, OriginalSize: len(data)}
 	shown := src
 	fits := lim.fits(w, h, len(data))
 	if fits && orient == 1 {
 		a.MimeType, a.Data, a.Width, a.Height = kind.mime, data, w, h
 	} else {
-		a.Data, a.MimeType, shown, err = imgFit(ctx, name, src, orient, kind.mime, lim)
+		a.Data, a.MimeType, shown, err = fitImage(ctx, name, src, orient, kind.mime, lim)
 		if err != nil {
 			return Attachment{}, err
 		}
@@ -119,40 +119,40 @@ func imgDecode(ctx context.Context, name string, data []byte, lim imgLimits) (a 
 	if err := ctx.Err(); err != nil {
 		return Attachment{}, err
 	}
-	if a.Thumb, err = imgThumb(shown); err != nil {
-		return Attachment{}, attachErr(name, AttachCorrupt, imgCorruptReason(kind), err)
+	if a.Thumb, err = thumbnail(shown); err != nil {
+		return Attachment{}, newAttachmentError(name, AttachCorrupt, corruptReason(kind), err)
 	}
 	return a, nil
 }
 
-func imgKindError(name string, k imgKind) error {
+func kindError(name string, k fileKind) error {
 	switch {
 	case strings.HasPrefix(k.mime, "image/"):
-		return attachErr(name, AttachUnsupported, k.desc+"s aren't supported; use PNG, JPEG, GIF or WebP", nil)
+		return newAttachmentError(name, AttachUnsupported, k.desc+"s aren't supported; use PNG, JPEG, GIF or WebP", nil)
 	case k.desc != "":
-		return attachErr(name, AttachNotImage, "not an image (looks like "+k.phrase()+")", nil)
+		return newAttachmentError(name, AttachNotImage, "not an image (looks like "+k.phrase()+")", nil)
 	default:
-		return attachErr(name, AttachNotImage, "not an image", nil)
+		return newAttachmentError(name, AttachNotImage, "not an image", nil)
 	}
 }
 
-func imgCorruptReason(k imgKind) string {
+func corruptReason(k fileKind) string {
 	return "the " + k.desc + " data is corrupt or incomplete"
 }
 
-// imgFit re-encodes src until it fits: first at the largest allowed size,
+// fitImage re-encodes src until it fits: first at the largest allowed size,
 // lowering JPEG quality, then at three quarters of the size each round.
 // Transparent images stay PNG because JPEG would turn clear areas black.
 // Opaque PNGs and GIFs try PNG first: they are mostly screenshots and
 // diagrams, where JPEG blurs text, and the model is charged by pixels, not
 // bytes; photos that don't fit as PNG fall back to JPEG.
-func imgFit(ctx context.Context, name string, src image.Image, orient int, mime string, lim imgLimits) ([]byte, string, image.Image, error) {
-	alpha := imgHasAlpha(src)
-	ow, oh := imgOrientedSize(src.Bounds().Dx(), src.Bounds().Dy(), orient)
-	tw, th := imgFitSize(ow, oh, lim.maxEdge)
+func fitImage(ctx context.Context, name string, src image.Image, orient int, mime string, lim sizeLimits) ([]byte, string, image.Image, error) {
+	alpha := hasAlpha(src)
+	ow, oh := orientedSize(src.Bounds().Dx(), src.Bounds().Dy(), orient)
+	tw, th := fitSize(ow, oh, lim.maxEdge)
 	var buf bytes.Buffer
 	for {
-		m := imgRender(src, orient, tw, th)
+		m := render(src, orient, tw, th)
 		if alpha || mime == "image/png" || mime == "image/gif" {
 			buf.Reset()
 			if err := png.Encode(&buf, m); err != nil {
@@ -176,28 +176,28 @@ func imgFit(ctx context.Context, name string, src image.Image, orient int, mime 
 		if err := ctx.Err(); err != nil {
 			return nil, "", nil, err
 		}
-		if max(tw, th) <= imgMinEdge {
-			return nil, "", nil, attachErr(name, AttachTooLarge, "the image can't be made small enough to send", nil)
+		if max(tw, th) <= minEdge {
+			return nil, "", nil, newAttachmentError(name, AttachTooLarge, "the image can't be made small enough to send", nil)
 		}
-		tw, th = imgFitSize(tw, th, max(tw, th)*3/4)
+		tw, th = fitSize(tw, th, max(tw, th)*3/4)
 	}
 }
 
-// imgRender produces the upright image at tw×th (display orientation),
+// render produces the upright image at tw×th (display orientation),
 // scaling before rotating so the rotation copies the fewest pixels.
-func imgRender(src image.Image, orient, tw, th int) image.Image {
-	pw, ph := imgOrientedSize(tw, th, orient)
+func render(src image.Image, orient, tw, th int) image.Image {
+	pw, ph := orientedSize(tw, th, orient)
 	m := src
 	if sb := src.Bounds(); pw != sb.Dx() || ph != sb.Dy() {
-		m = imgResample(src, pw, ph)
+		m = resample(src, pw, ph)
 	}
 	if orient <= 1 {
 		return m
 	}
-	return imgOrient(imgToRGBA(m), orient)
+	return applyOrientation(toRGBA(m), orient)
 }
 
-func imgToRGBA(m image.Image) *image.RGBA {
+func toRGBA(m image.Image) *image.RGBA {
 	if r, ok := m.(*image.RGBA); ok {
 		return r
 	}
@@ -207,9 +207,9 @@ func imgToRGBA(m image.Image) *image.RGBA {
 	return r
 }
 
-// imgFitSize scales w×h down, keeping the aspect ratio, so the long edge is
+// fitSize scales w×h down, keeping the aspect ratio, so the long edge is
 // at most edge; it never scales up.
-func imgFitSize(w, h, edge int) (int, int) {
+func fitSize(w, h, edge int) (int, int) {
 	if w <= edge && h <= edge {
 		return w, h
 	}
@@ -219,7 +219,7 @@ func imgFitSize(w, h, edge int) (int, int) {
 	return max(1, (w*edge+h/2)/h), edge
 }
 
-func imgHasAlpha(m image.Image) bool {
+func hasAlpha(m image.Image) bool {
 	switch m.(type) {
 	case *image.YCbCr, *image.Gray, *image.Gray16, *image.CMYK:
 		return false
@@ -230,10 +230,10 @@ func imgHasAlpha(m image.Image) bool {
 	return true // unknown: keep PNG rather than risk losing transparency
 }
 
-func imgThumb(m image.Image) ([]byte, error) {
+func thumbnail(m image.Image) ([]byte, error) {
 	w, h := m.Bounds().Dx(), m.Bounds().Dy()
-	if tw, th := imgFitSize(w, h, attachThumbEdge); tw != w || th != h {
-		m = imgResample(m, tw, th)
+	if tw, th := fitSize(w, h, thumbEdge); tw != w || th != h {
+		m = resample(m, tw, th)
 	}
 	var buf bytes.Buffer
 	if err := png.Encode(&buf, m); err != nil {

@@ -1,4 +1,4 @@
-package app
+package images
 
 import (
 	"image"
@@ -7,7 +7,7 @@ import (
 	"golang.org/x/image/draw"
 )
 
-// imgResample scales src down to w×h with a Catmull-Rom filter, which keeps
+// resample scales src down to w×h with a Catmull-Rom filter, which keeps
 // text in screenshots sharp without the aliasing of bilinear sampling.
 //
 // It replaces draw.CatmullRom.Scale because that keeps a float64 buffer of
@@ -16,13 +16,13 @@ import (
 // source is read a row at a time, reductions of 2× or more are first
 // box-averaged by a whole factor, and the intermediate is 8-bit, so the extra
 // memory is a few rows plus a w × 2h buffer.
-func imgResample(src image.Image, w, h int) *image.RGBA {
+func resample(src image.Image, w, h int) *image.RGBA {
 	b := src.Bounds()
 	fx, fy := max(1, b.Dx()/w), max(1, b.Dy()/h)
 	vw, vh := b.Dx()/fx, b.Dy()/fy // the box-averaged image's size
-	xt, yt := imgCatmullTaps(vw, w), imgCatmullTaps(vh, h)
+	xt, yt := catmullTaps(vw, w), catmullTaps(vh, h)
 
-	rows := newImgRows(src)
+	rows := newRowReader(src)
 	box := make([]uint32, vw*4)
 	line := make([]uint8, vw*4)
 	mid := make([]uint8, w*vh*4)
@@ -46,7 +46,7 @@ func imgResample(src image.Image, w, h int) *image.RGBA {
 				line[i] = uint8((v + n/2) / n)
 			}
 		}
-		imgFilterRow(mid[vy*w*4:(vy+1)*w*4], in, xt)
+		filterRow(mid[vy*w*4:(vy+1)*w*4], in, xt)
 	}
 
 	dst := image.NewRGBA(image.Rect(0, 0, w, h))
@@ -59,12 +59,12 @@ func imgResample(src image.Image, w, h int) *image.RGBA {
 				acc[i] += int32(v) * wt
 			}
 		}
-		imgStore(dst.Pix[y*dst.Stride:y*dst.Stride+w*4], acc)
+		storeRow(dst.Pix[y*dst.Stride:y*dst.Stride+w*4], acc)
 	}
 	return dst
 }
 
-func imgFilterRow(out, in []uint8, taps []imgTaps) {
+func filterRow(out, in []uint8, taps []filterTaps) {
 	var acc [4]int32
 	for x, t := range taps {
 		acc = [4]int32{}
@@ -76,42 +76,42 @@ func imgFilterRow(out, in []uint8, taps []imgTaps) {
 			acc[3] += int32(in[p+3]) * wt
 			p += 4
 		}
-		imgStore(out[x*4:x*4+4], acc[:])
+		storeRow(out[x*4:x*4+4], acc[:])
 	}
 }
 
-// imgStore rounds fixed-point RGBA back to bytes. The filter's negative lobes
+// storeRow rounds fixed-point RGBA back to bytes. The filter's negative lobes
 // can overshoot, and premultiplied colour must never exceed its alpha.
-func imgStore(out []uint8, acc []int32) {
+func storeRow(out []uint8, acc []int32) {
 	for i := 0; i+3 < len(acc); i += 4 {
-		a := imgUnfix(acc[i+3])
-		out[i] = min(imgUnfix(acc[i]), a)
-		out[i+1] = min(imgUnfix(acc[i+1]), a)
-		out[i+2] = min(imgUnfix(acc[i+2]), a)
+		a := unfix(acc[i+3])
+		out[i] = min(unfix(acc[i]), a)
+		out[i+1] = min(unfix(acc[i+1]), a)
+		out[i+2] = min(unfix(acc[i+2]), a)
 		out[i+3] = a
 	}
 }
 
-const imgFixBits = 14
+const fixBits = 14
 
-func imgUnfix(v int32) uint8 {
-	return uint8(min(max((v+1<<(imgFixBits-1))>>imgFixBits, 0), 255))
+func unfix(v int32) uint8 {
+	return uint8(min(max((v+1<<(fixBits-1))>>fixBits, 0), 255))
 }
 
-// imgTaps are the fixed-point weights of the source pixels from start on
+// filterTaps are the fixed-point weights of the source pixels from start on
 // that make up one target pixel.
-type imgTaps struct {
+type filterTaps struct {
 	start   int
 	weights []int32
 }
 
-// imgCatmullTaps widens the filter by the reduction ratio, so every source
+// catmullTaps widens the filter by the reduction ratio, so every source
 // pixel contributes (that is what prevents aliasing), and normalises the
 // weights to sum exactly to one so flat areas stay exactly flat.
-func imgCatmullTaps(from, to int) []imgTaps {
+func catmullTaps(from, to int) []filterTaps {
 	scale := max(float64(from)/float64(to), 1)
 	support := 2 * scale
-	taps := make([]imgTaps, to)
+	taps := make([]filterTaps, to)
 	pool := make([]int32, 0, to*(int(2*support)+2)) // one allocation for all weights
 	var ws []float64
 	for i := range taps {
@@ -121,7 +121,7 @@ func imgCatmullTaps(from, to int) []imgTaps {
 		ws = ws[:0]
 		sum := 0.0
 		for j := lo; j < hi; j++ {
-			ws = append(ws, imgCatmullRom((float64(j)+0.5-center)/scale))
+			ws = append(ws, catmullRom((float64(j)+0.5-center)/scale))
 			sum += ws[len(ws)-1]
 		}
 		if len(pool)+len(ws) > cap(pool) {
@@ -131,19 +131,19 @@ func imgCatmullTaps(from, to int) []imgTaps {
 		pool = pool[:len(pool)+len(ws)]
 		total, peak := int32(0), 0
 		for j, v := range ws {
-			iw[j] = int32(math.Round(v / sum * (1 << imgFixBits)))
+			iw[j] = int32(math.Round(v / sum * (1 << fixBits)))
 			total += iw[j]
 			if iw[j] > iw[peak] {
 				peak = j
 			}
 		}
-		iw[peak] += 1<<imgFixBits - total
-		taps[i] = imgTaps{lo, iw}
+		iw[peak] += 1<<fixBits - total
+		taps[i] = filterTaps{lo, iw}
 	}
 	return taps
 }
 
-func imgCatmullRom(x float64) float64 {
+func catmullRom(x float64) float64 {
 	x = math.Abs(x)
 	switch {
 	case x < 1:
@@ -154,16 +154,16 @@ func imgCatmullRom(x float64) float64 {
 	return 0
 }
 
-// imgRows yields the source's rows as premultiplied RGBA bytes, converting
+// rowReader yields the source's rows as premultiplied RGBA bytes, converting
 // one row at a time so a decoded photo is never copied whole.
-type imgRows struct {
+type rowReader struct {
 	src  image.Image
 	rgba *image.RGBA // set when rows can be sliced without converting
 	buf  *image.RGBA
 }
 
-func newImgRows(src image.Image) *imgRows {
-	r := &imgRows{src: src}
+func newRowReader(src image.Image) *rowReader {
+	r := &rowReader{src: src}
 	if m, ok := src.(*image.RGBA); ok {
 		r.rgba = m
 	} else {
@@ -172,7 +172,7 @@ func newImgRows(src image.Image) *imgRows {
 	return r
 }
 
-func (r *imgRows) read(y int) []uint8 {
+func (r *rowReader) read(y int) []uint8 {
 	b := r.src.Bounds()
 	if r.rgba != nil {
 		i := r.rgba.PixOffset(b.Min.X, b.Min.Y+y)

@@ -1,4 +1,4 @@
-package app
+package images
 
 import (
 	"bytes"
@@ -12,21 +12,21 @@ import (
 )
 
 // Tiny limits drive the resizing paths without megapixel test images.
-var imgTestTinyLimits = imgLimits{maxEdge: 32, maxBase64: 1 << 20, maxPixels: 1 << 20}
+var testTinyLimits = sizeLimits{maxEdge: 32, maxBase64: 1 << 20, maxPixels: 1 << 20}
 
 func TestOversizedWebPAndGIFAreReencoded(t *testing.T) {
 	for _, tc := range []struct {
 		name, mime string
 		data       []byte
 	}{
-		{"webp", "image/jpeg", imgTestWebP(t)},                                  // opaque photo: JPEG
-		{"gif", "image/png", imgTestGIF(t, imgTestNoise(120, 60, false))},       // first frame as PNG
-		{"png", "image/png", imgTestPNG(t, imgTestNoise(120, 60, true))},        // transparency kept
-		{"jpeg", "image/jpeg", imgTestJPEG(t, imgTestNoise(60, 120, false))},    // portrait
-		{"opaque png", "image/png", imgTestPNG(t, imgTestNoise(64, 64, false))}, // screenshots stay sharp
+		{"webp", "image/jpeg", testWebP(t)},                               // opaque photo: JPEG
+		{"gif", "image/png", testGIF(t, testNoise(120, 60, false))},       // first frame as PNG
+		{"png", "image/png", testPNG(t, testNoise(120, 60, true))},        // transparency kept
+		{"jpeg", "image/jpeg", testJPEG(t, testNoise(60, 120, false))},    // portrait
+		{"opaque png", "image/png", testPNG(t, testNoise(64, 64, false))}, // screenshots stay sharp
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a, err := imgDecode(context.Background(), "f", tc.data, imgTestTinyLimits)
+			a, err := decodeImage(context.Background(), "f", tc.data, testTinyLimits)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -42,9 +42,9 @@ func TestOversizedWebPAndGIFAreReencoded(t *testing.T) {
 }
 
 func TestTooManyBytesAtAllowedSizeIsCompressed(t *testing.T) {
-	data := imgTestPNG(t, imgTestNoise(64, 64, false))
-	lim := imgLimits{maxEdge: 2048, maxBase64: 8 << 10, maxPixels: 1 << 20}
-	a, err := imgDecode(context.Background(), "f", data, lim)
+	data := testPNG(t, testNoise(64, 64, false))
+	lim := sizeLimits{maxEdge: 2048, maxBase64: 8 << 10, maxPixels: 1 << 20}
+	a, err := decodeImage(context.Background(), "f", data, lim)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,9 +57,9 @@ func TestTooManyBytesAtAllowedSizeIsCompressed(t *testing.T) {
 }
 
 func TestShrinksUntilTheBytesFit(t *testing.T) {
-	data := imgTestPNG(t, imgTestNoise(400, 400, true))
-	lim := imgLimits{maxEdge: 2048, maxBase64: 64 << 10, maxPixels: 1 << 20}
-	a, err := imgDecode(context.Background(), "f", data, lim)
+	data := testPNG(t, testNoise(400, 400, true))
+	lim := sizeLimits{maxEdge: 2048, maxBase64: 64 << 10, maxPixels: 1 << 20}
+	a, err := decodeImage(context.Background(), "f", data, lim)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestOrientMapsEveryEXIFValue(t *testing.T) {
 		8: {3, 6, 2, 5, 1, 4},
 	}
 	for o, w := range want {
-		m := imgOrient(src, o)
+		m := applyOrientation(src, o)
 		var got []uint8
 		for y := range m.Bounds().Dy() {
 			for x := range m.Bounds().Dx() {
@@ -99,8 +99,8 @@ func TestOrientMapsEveryEXIFValue(t *testing.T) {
 	}
 }
 
-// imgTestWithOrientation inserts an EXIF APP1 segment right after SOI.
-func imgTestWithOrientation(jpg []byte, o uint16) []byte {
+// testWithOrientation inserts an EXIF APP1 segment right after SOI.
+func testWithOrientation(jpg []byte, o uint16) []byte {
 	tiff := []byte("MM\x00*\x00\x00\x00\x08\x00\x01")
 	tiff = append(tiff, 0x01, 0x12, 0x00, 0x03, 0, 0, 0, 1)
 	tiff = binary.BigEndian.AppendUint16(tiff, o)
@@ -112,11 +112,11 @@ func imgTestWithOrientation(jpg []byte, o uint16) []byte {
 }
 
 func TestRotatedJPEGIsSentUpright(t *testing.T) {
-	jpg := imgTestWithOrientation(imgTestJPEG(t, imgTestNoise(80, 40, false)), 6)
-	if o := imgJPEGOrientation(jpg); o != 6 {
+	jpg := testWithOrientation(testJPEG(t, testNoise(80, 40, false)), 6)
+	if o := jpegOrientation(jpg); o != 6 {
 		t.Fatalf("orientation %d, want 6", o)
 	}
-	a, err := DecodeAttachment("phone.jpg", jpg)
+	a, err := Decode("phone.jpg", jpg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestRotatedJPEGIsSentUpright(t *testing.T) {
 	if err != nil || thumb.Width != 40 || thumb.Height != 80 {
 		t.Errorf("thumb %d×%d, %v", thumb.Width, thumb.Height, err)
 	}
-	if o := imgJPEGOrientation(imgTestJPEG(t, imgTestNoise(8, 8, false))); o != 1 {
+	if o := jpegOrientation(testJPEG(t, testNoise(8, 8, false))); o != 1 {
 		t.Errorf("plain JPEG orientation %d", o)
 	}
 }
@@ -140,7 +140,7 @@ func TestGIFFrameSmallerThanCanvasIsPlacedOnIt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := imgDecode(context.Background(), "f.gif", buf.Bytes(), imgTestTinyLimits)
+	a, err := decodeImage(context.Background(), "f.gif", buf.Bytes(), testTinyLimits)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package app
+package images
 
 import (
 	"image"
@@ -10,9 +10,9 @@ import (
 
 func TestResampleMatchesCatmullRom(t *testing.T) {
 	// Smooth content with some grain: where both filters must agree closely.
-	src := imgTestNoise(300, 200, true)
+	src := testNoise(300, 200, true)
 	for _, size := range []image.Point{{200, 133}, {150, 100}, {61, 40}, {300, 200}} {
-		got := imgResample(src, size.X, size.Y)
+		got := resample(src, size.X, size.Y)
 		want := image.NewRGBA(got.Rect)
 		draw.CatmullRom.Scale(want, want.Rect, src, src.Rect, draw.Src, nil)
 		var diff, worst int
@@ -37,7 +37,7 @@ func TestResampleKeepsFlatColourAndAlphaExact(t *testing.T) {
 	}
 	want := color.RGBAModel.Convert(fill).(color.RGBA)
 	for _, size := range []image.Point{{640, 193}, {160, 48}, {7, 2}} {
-		m := imgResample(src, size.X, size.Y)
+		m := resample(src, size.X, size.Y)
 		if m.Rect.Dx() != size.X || m.Rect.Dy() != size.Y {
 			t.Fatalf("size %v, want %v", m.Rect, size)
 		}
@@ -63,7 +63,7 @@ func TestResampleReadsOffsetSubImages(t *testing.T) {
 		}
 	}
 	sub := big.SubImage(image.Rect(20, 10, 40, 30))
-	m := imgResample(sub, 5, 5)
+	m := resample(sub, 5, 5)
 	for i := 0; i < len(m.Pix); i += 4 {
 		if m.Pix[i] != 255 {
 			t.Fatalf("pixel %d has red %d: read outside the sub-image", i/4, m.Pix[i])
