@@ -15,7 +15,8 @@ import (
 
 	"knightcode.ai/desktop/model"
 	"knightcode.ai/desktop/rpcconn"
-	"knightcode.ai/desktop/widgets"
+	"knightcode.ai/desktop/widgets/kit"
+	"knightcode.ai/desktop/widgets/palette"
 )
 
 // The window's own actions, reachable from the menu, the palette and
@@ -43,7 +44,7 @@ func (w *Window) actionRename() {
 		return
 	}
 	k := newKeyDialog(w.win, w.modals)
-	entry := widgets.NewDialogEntry(k.Keys())
+	entry := kit.NewDialogEntry(k.Keys())
 	entry.SetText(w.drawn.SessionName)
 	entry.SetPlaceHolder("Session name")
 	k.focus = entry
@@ -91,7 +92,7 @@ func (w *Window) actionFork() {
 			texts[i] = model.OneLine(m.Text, 100)
 		}
 		k := newKeyDialog(w.win, w.modals)
-		list := widgets.NewOptionList(texts, k.Keys())
+		list := palette.NewOptionList(texts, k.Keys())
 		k.focus = list.Focusable()
 		k.build("Fork from an earlier prompt", container.NewBorder(
 			widget.NewLabel("The conversation continues from before the chosen prompt, which comes back into the editor."),
@@ -185,7 +186,7 @@ func (w *Window) actionCompact() {
 		return
 	}
 	k := newKeyDialog(w.win, w.modals)
-	entry := widgets.NewDialogMultiLineEntry(k.Keys())
+	entry := kit.NewDialogMultiLineEntry(k.Keys())
 	entry.SetPlaceHolder("Optional: what the summary should focus on")
 	entry.SetMinRowsVisible(3)
 	k.focus = entry
@@ -208,14 +209,14 @@ func (w *Window) actionModes() {
 	}
 	m := w.session.Modes()
 	k := newKeyDialog(w.win, w.modals)
-	autoCompact := widgets.NewDialogCheck("Compact automatically when the context is nearly full", k.Keys())
+	autoCompact := kit.NewDialogCheck("Compact automatically when the context is nearly full", k.Keys())
 	autoCompact.SetChecked(m.AutoCompaction)
-	autoRetry := widgets.NewDialogCheck("Retry automatically after transient errors", k.Keys())
+	autoRetry := kit.NewDialogCheck("Retry automatically after transient errors", k.Keys())
 	autoRetry.SetChecked(m.AutoRetry)
 	modes := []string{"one-at-a-time", "all"}
-	steering := widgets.NewChoice(modes, k.Keys())
+	steering := kit.NewChoice(modes, k.Keys())
 	steering.SetSelected(orDefault(m.SteeringMode, "one-at-a-time"))
-	followUp := widgets.NewChoice(modes, k.Keys())
+	followUp := kit.NewChoice(modes, k.Keys())
 	followUp.SetSelected(orDefault(m.FollowUpMode, "one-at-a-time"))
 	items := []*widget.FormItem{
 		widget.NewFormItem("Compaction", autoCompact),

@@ -12,7 +12,7 @@ import (
 	"knightcode.ai/desktop/app/images"
 	"knightcode.ai/desktop/model"
 	"knightcode.ai/desktop/rpcconn"
-	"knightcode.ai/desktop/widgets"
+	"knightcode.ai/desktop/widgets/prompt"
 )
 
 // draftImage is an image attached to the draft: loading, ready or rejected.
@@ -112,7 +112,7 @@ func (w *Window) previewImage(id string) {
 	for _, img := range w.images {
 		if img.id == id && img.err == nil && !img.loading {
 			k := newKeyDialog(w.win, w.modals)
-			k.build(img.name, widgets.NewImagePreview(img.att.Data, img.name, img.att.Note()),
+			k.build(img.name, prompt.NewImagePreview(img.att.Data, img.name, img.att.Note()),
 				dialogAction{label: "Close", isDefault: true, isCancel: true})
 			k.Resize(fyne.NewSize(720, 560))
 			k.Show()

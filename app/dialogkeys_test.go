@@ -11,7 +11,7 @@ import (
 
 	"knightcode.ai/desktop/internal/testsupport"
 	"knightcode.ai/desktop/model"
-	"knightcode.ai/desktop/widgets"
+	"knightcode.ai/desktop/widgets/kit"
 )
 
 // press types a key as the desktop driver delivers it: to the focused
@@ -178,7 +178,7 @@ func TestWindowDialogsSubmitOnEnter(t *testing.T) {
 		t.Fatalf("renamed to %v, dialog open %v", got, dialogOpen(w))
 	}
 	onUI(w.actionRename)
-	onUI(func() { w.win.Canvas().Focused().(*widgets.DialogEntry).SetText("   ") })
+	onUI(func() { w.win.Canvas().Focused().(*kit.DialogEntry).SetText("   ") })
 	press(w, fyne.KeyReturn)
 	if !dialogOpen(w) {
 		t.Fatal("Enter renamed to an empty name")
@@ -188,9 +188,9 @@ func TestWindowDialogsSubmitOnEnter(t *testing.T) {
 	// Settings: the arrows pick a text size, Enter saves from anywhere.
 	onUI(w.showSettings)
 	fs := dialogFocusables(w)
-	var size *widgets.Choice
+	var size *kit.Choice
 	for _, f := range fs {
-		if c, ok := f.(*widgets.Choice); ok && c.Selected() == "Normal" {
+		if c, ok := f.(*kit.Choice); ok && c.Selected() == "Normal" {
 			size = c
 		}
 	}
@@ -277,7 +277,7 @@ func TestWindowExtensionDialogsKeyboard(t *testing.T) {
 	}
 
 	ask("[[ext:select]]")
-	var choose *widgets.DialogButton
+	var choose *kit.DialogButton
 	onUI(func() { choose = w.modals.top().(*keyDialog).button("Choose") })
 	var disabled bool
 	onUI(func() { disabled = choose.Disabled() })
@@ -312,7 +312,7 @@ func TestWindowExtensionDialogsKeyboard(t *testing.T) {
 	answered(`answered: {"value":"Ann"}`)
 
 	ask("[[ext:editor]]")
-	onUI(func() { w.win.Canvas().Focused().(*widgets.DialogEntry).SetText("") })
+	onUI(func() { w.win.Canvas().Focused().(*kit.DialogEntry).SetText("") })
 	typeInto(w, "one")
 	press(w, fyne.KeyReturn)
 	typeInto(w, "two")

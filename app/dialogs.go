@@ -11,7 +11,8 @@ import (
 
 	"knightcode.ai/desktop/model"
 	"knightcode.ai/desktop/rpcconn"
-	"knightcode.ai/desktop/widgets"
+	"knightcode.ai/desktop/widgets/kit"
+	"knightcode.ai/desktop/widgets/palette"
 )
 
 // dialogQueue shows extension dialogs one at a time, in arrival order. All
@@ -157,7 +158,7 @@ func (q *dialogQueue) build(d *openDialog) *keyDialog {
 			dialogAction{label: "Yes", icon: theme.ConfirmIcon(), isDefault: true, run: func() { q.answer(d, rpcconn.AnswerConfirmed(true)) }})
 		k.Resize(fyne.NewSize(440, 200))
 	case rpcconn.UISelect:
-		list := widgets.NewOptionList(plainAll(req.Options), k.Keys())
+		list := palette.NewOptionList(plainAll(req.Options), k.Keys())
 		d.focus = list.Focusable()
 		choose := func() {
 			if i := list.Selected(); i >= 0 && i < len(req.Options) {
@@ -206,12 +207,12 @@ func plainAll(options []string) []string {
 // textDialog asks for text: one line (input, Enter answers) or many
 // (editor: Enter starts a new line, Ctrl+Enter answers).
 func (q *dialogQueue) textDialog(k *keyDialog, d *openDialog, title, okLabel string, multiLine bool, content *fyne.Container) {
-	var entry *widgets.DialogEntry
+	var entry *kit.DialogEntry
 	if multiLine {
-		entry = widgets.NewDialogMultiLineEntry(k.Keys())
+		entry = kit.NewDialogMultiLineEntry(k.Keys())
 		entry.SetMinRowsVisible(10)
 	} else {
-		entry = widgets.NewDialogEntry(k.Keys())
+		entry = kit.NewDialogEntry(k.Keys())
 	}
 	entry.SetPlaceHolder(model.Plain(d.req.Placeholder))
 	entry.SetText(d.req.Prefill)

@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"knightcode.ai/desktop/rpcconn"
-	"knightcode.ai/desktop/widgets"
+	"knightcode.ai/desktop/widgets/kit"
 )
 
 type answered struct {
@@ -28,12 +28,12 @@ func newTestQueue(t *testing.T) (*dialogQueue, *[]answered, fyne.Window) {
 }
 
 // findButton finds a button by its label on the window's overlays.
-func findButton(t *testing.T, w fyne.Window, label string) *widgets.DialogButton {
+func findButton(t *testing.T, w fyne.Window, label string) *kit.DialogButton {
 	t.Helper()
-	var found *widgets.DialogButton
+	var found *kit.DialogButton
 	var walk func(o fyne.CanvasObject)
 	walk = func(o fyne.CanvasObject) {
-		if b, ok := o.(*widgets.DialogButton); ok && b.Text == label && b.Visible() {
+		if b, ok := o.(*kit.DialogButton); ok && b.Text == label && b.Visible() {
 			found = b
 		}
 		if c, ok := o.(*fyne.Container); ok {
@@ -82,10 +82,10 @@ func TestDialogsQueueAndAnswerOnce(t *testing.T) {
 func TestDialogInputAndEditor(t *testing.T) {
 	q, got, w := newTestQueue(t)
 	q.Add(&rpcconn.ExtensionUIRequest{ID: "i", Method: rpcconn.UIInput, Title: "Name?", Placeholder: "name"})
-	test.Type(q.current.focus.(*widgets.DialogEntry), "Ann")
+	test.Type(q.current.focus.(*kit.DialogEntry), "Ann")
 	test.Tap(findButton(t, w, "OK"))
 	q.Add(&rpcconn.ExtensionUIRequest{ID: "e", Method: rpcconn.UIEditor, Title: "Edit", Prefill: "line 1"})
-	e := q.current.focus.(*widgets.DialogEntry)
+	e := q.current.focus.(*kit.DialogEntry)
 	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	if len(*got) != 2 || record((*got)[0].answer) != "value=Ann" || record((*got)[1].answer) != "cancelled" {
 		t.Fatalf("answers %+v", *got)

@@ -6,7 +6,8 @@ import (
 
 	"knightcode.ai/desktop/internal/trace"
 	"knightcode.ai/desktop/model"
-	"knightcode.ai/desktop/widgets"
+	"knightcode.ai/desktop/widgets/kit"
+	"knightcode.ai/desktop/widgets/prompt"
 )
 
 // sameBacking reports whether two slices are the very same data: a View
@@ -141,7 +142,7 @@ func (w *Window) drawWidgets(now, before map[string]model.ExtWidget) {
 	}
 }
 
-func (w *Window) blocks(below bool) *widgets.ExtensionBlocks {
+func (w *Window) blocks(below bool) *prompt.ExtensionBlocks {
 	if below {
 		return w.below
 	}
@@ -179,9 +180,9 @@ func (w *Window) drawPaced() time.Duration {
 	if w.loopEnded.Load() {
 		return frameInterval
 	}
-	before := widgets.LinesDrawn()
+	before := kit.LinesDrawn()
 	w.draw()
-	return frameGap(widgets.LinesDrawn() - before)
+	return frameGap(kit.LinesDrawn() - before)
 }
 
 func frameGap(newLines uint64) time.Duration {

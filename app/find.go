@@ -1,12 +1,14 @@
 package app
 
-import "knightcode.ai/desktop/widgets"
+import (
+	"knightcode.ai/desktop/widgets/chat"
+)
 
 // newFindBar makes the find strip above the transcript (Ctrl+F). It
 // searches the chat's copy of the session; Esc gives the keyboard back to
 // the editor.
-func (w *Window) newFindBar() *widgets.FindBar {
-	b := widgets.NewFindBar()
+func (w *Window) newFindBar() *chat.FindBar {
+	b := chat.NewFindBar()
 	b.OnChanged = w.chat.Find
 	b.OnNext = w.chat.FindNext
 	b.OnPrevious = w.chat.FindPrevious

@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"knightcode.ai/desktop/model"
-	"knightcode.ai/desktop/widgets"
+	"knightcode.ai/desktop/widgets/kit"
 )
 
 // Every dialog of the app obeys the keyboard: Esc closes it as its Cancel
@@ -100,13 +100,13 @@ type dialogAction struct {
 type keyDialog struct {
 	parent fyne.Window
 	stack  *modalStack
-	keys   *widgets.DialogKeys
+	keys   *kit.DialogKeys
 	dlg    *dialog.CustomDialog
 	// content is what the dialog shows above its buttons.
 	content fyne.CanvasObject
 
 	actions []dialogAction
-	buttons []*widgets.DialogButton
+	buttons []*kit.DialogButton
 	def     int // index of the default button, or -1
 
 	// focus takes the keyboard when the dialog shows; nil leaves nothing
@@ -122,12 +122,12 @@ type keyDialog struct {
 
 func newKeyDialog(parent fyne.Window, stack *modalStack) *keyDialog {
 	k := &keyDialog{parent: parent, stack: stack, def: -1}
-	k.keys = &widgets.DialogKeys{Cancel: k.Cancel, Submit: k.Submit}
+	k.keys = &kit.DialogKeys{Cancel: k.Cancel, Submit: k.Submit}
 	return k
 }
 
 // Keys are what the widgets in the dialog hand Esc and Enter to.
-func (k *keyDialog) Keys() *widgets.DialogKeys { return k.keys }
+func (k *keyDialog) Keys() *kit.DialogKeys { return k.keys }
 
 // build makes the dialog with its content and buttons, in the order given
 // (the desktop order: Cancel first, the default last).
@@ -141,7 +141,7 @@ func (k *keyDialog) build(title string, content fyne.CanvasObject, actions ...di
 		if icon == nil && a.isCancel {
 			icon = theme.CancelIcon()
 		}
-		b := widgets.NewDialogButton(a.label, icon, func() { k.press(a) }, k.keys)
+		b := kit.NewDialogButton(a.label, icon, func() { k.press(a) }, k.keys)
 		if a.isDefault {
 			b.Importance = widget.HighImportance
 			k.def = i
@@ -156,7 +156,7 @@ func (k *keyDialog) build(title string, content fyne.CanvasObject, actions ...di
 }
 
 // button is the button labelled label, or nil.
-func (k *keyDialog) button(label string) *widgets.DialogButton {
+func (k *keyDialog) button(label string) *kit.DialogButton {
 	for i, a := range k.actions {
 		if a.label == label {
 			return k.buttons[i]

@@ -10,7 +10,9 @@ import (
 	"knightcode.ai/desktop/model"
 	"knightcode.ai/desktop/rpcconn"
 	"knightcode.ai/desktop/sessionfiles"
-	"knightcode.ai/desktop/widgets"
+	"knightcode.ai/desktop/widgets/prompt"
+	"knightcode.ai/desktop/widgets/sessions"
+	"knightcode.ai/desktop/widgets/status"
 )
 
 // actionBrowse opens the session browser: this folder's sessions first,
@@ -20,7 +22,7 @@ func (w *Window) actionBrowse() {
 		return
 	}
 	k := newKeyDialog(w.win, w.modals)
-	b := widgets.NewSessionBrowser()
+	b := sessions.NewSessionBrowser()
 	// listed are the sessions shown, to know more of the one opened.
 	var listed []sessionfiles.Info
 	load := func(all bool) {
@@ -86,7 +88,7 @@ func (w *Window) actionTree() {
 		return
 	}
 	k := newKeyDialog(w.win, w.modals)
-	t := widgets.NewSessionTree()
+	t := sessions.NewSessionTree()
 	t.OnFork = func(entryID string) {
 		k.Close()
 		w.controller.Fork(entryID)
@@ -103,7 +105,7 @@ func (w *Window) actionTree() {
 // openTree is the tree dialog while it is open, with the last entry shown,
 // so new entries are fetched with get_entries' cursor, not the whole tree.
 type openTree struct {
-	view   *widgets.SessionTree
+	view   *sessions.SessionTree
 	lastID string
 	depth  map[string]int
 }
@@ -229,8 +231,8 @@ func (w *Window) appActions() []appAction {
 		a("find", "Find in conversation…", "Search the whole transcript", "Ctrl+F", w.actionFind),
 		a("compact", "Compact conversation…", "Summarise to free context", "", w.actionCompact),
 		a("modes", "Agent behaviour…", "Auto-compaction, auto-retry, queue modes", "", w.actionModes),
-		a("model", "Switch model", "Next model", "Ctrl+P", func() { w.shortcut(widgets.ShortcutCycleModel) }),
-		a("thinking", "Next thinking level", "", "Shift+Tab", func() { w.shortcut(widgets.ShortcutCycleThinking) }),
+		a("model", "Switch model", "Next model", "Ctrl+P", func() { w.shortcut(prompt.ShortcutCycleModel) }),
+		a("thinking", "Next thinking level", "", "Shift+Tab", func() { w.shortcut(prompt.ShortcutCycleThinking) }),
 		a("attach", "Attach images…", "PNG, JPEG, GIF or WebP", "", w.actionAttach),
 		a("restart", "Restart agent", "", "", w.actionRestart),
 		a("notifications", "Notifications…", "What extensions said", "", w.actionNotifications),
@@ -272,7 +274,7 @@ func (w *Window) actionExtensionLog() {
 
 func (w *Window) showNoticeList(title string, notices []model.Notice) {
 	k := newKeyDialog(w.win, w.modals)
-	list := widgets.NewNotificationList()
+	list := status.NewNotificationList()
 	list.OnClose = k.Cancel
 	list.SetNotices(notices)
 	// Copy puts the selected notice's whole text on the clipboard (the

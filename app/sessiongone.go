@@ -11,7 +11,8 @@ import (
 
 	"knightcode.ai/desktop/model"
 	"knightcode.ai/desktop/sessionfiles"
-	"knightcode.ai/desktop/widgets"
+	"knightcode.ai/desktop/widgets/chat"
+	"knightcode.ai/desktop/widgets/kit"
 )
 
 // openSession opens a session from the browser: at once when its folder
@@ -81,16 +82,16 @@ func (w *Window) viewSessionReadOnly(info sessionfiles.Info, cwd string) {
 			s.LoadHistory(msgs)
 			v := s.View(nil)
 			win := w.app.NewWindow(sessionTitle(info) + " — read-only — " + appTitle)
-			chat := widgets.NewChatView()
+			chat := chat.NewChatView()
 			chat.SetItems(v.Items)
 			note := widget.NewLabel("Read-only, from " + info.Path + ". It was recorded in " + cwd + ", which no longer exists; nothing here goes to the agent.")
 			note.Wrapping = fyne.TextWrapWord
-			closeKeys := &widgets.DialogKeys{Cancel: win.Close}
-			open := widgets.NewDialogButton("Open a copy in this folder", theme.ContentCopyIcon(), func() {
+			closeKeys := &kit.DialogKeys{Cancel: win.Close}
+			open := kit.NewDialogButton("Open a copy in this folder", theme.ContentCopyIcon(), func() {
 				win.Close()
 				w.openSessionCopy(info.Path)
 			}, closeKeys)
-			closeButton := widgets.NewDialogButton("Close", theme.CancelIcon(), win.Close, closeKeys)
+			closeButton := kit.NewDialogButton("Close", theme.CancelIcon(), win.Close, closeKeys)
 			top := container.NewBorder(nil, nil, widget.NewIcon(theme.InfoIcon()), container.NewCenter(container.NewHBox(open, closeButton)), note)
 			win.SetContent(container.NewBorder(container.NewVBox(container.NewPadded(top), widget.NewSeparator()), nil, nil, nil, chat))
 			win.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) {

@@ -12,7 +12,7 @@ import (
 	"knightcode.ai/desktop/internal/testsupport"
 	"knightcode.ai/desktop/model"
 	"knightcode.ai/desktop/sessionfiles"
-	"knightcode.ai/desktop/widgets"
+	"knightcode.ai/desktop/widgets/sessions"
 )
 
 // TestWindowSessionWithGoneFolder: opening from the browser a session
@@ -21,15 +21,15 @@ import (
 // it was); View read-only shows the conversation in a window of its own,
 // which Esc closes, and the agent gets nothing.
 func TestWindowSessionWithGoneFolder(t *testing.T) {
-	sessions := t.TempDir()
-	src, _ := testsupport.GoneFixture(t, sessions)
+	dir := t.TempDir()
+	src, _ := testsupport.GoneFixture(t, dir)
 	before, _ := os.ReadFile(src)
-	w, log := openTestWindow(t, "--session-dir", sessions)
+	w, log := openTestWindow(t, "--session-dir", dir)
 
-	var b *widgets.SessionBrowser
+	var b *sessions.SessionBrowser
 	onUI(func() {
 		w.actionBrowse()
-		b = w.modals.top().(*keyDialog).content.(*widgets.SessionBrowser)
+		b = w.modals.top().(*keyDialog).content.(*sessions.SessionBrowser)
 		b.OnScopeChanged(true)
 	})
 	testsupport.Eventually(t, "listed", func() bool {

@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"knightcode.ai/desktop/widgets"
+	"knightcode.ai/desktop/widgets/kit"
 )
 
 func settingsIcon() fyne.Resource { return theme.SettingsIcon() }
@@ -34,30 +34,30 @@ var textSizes = []struct {
 // cancels, the arrows pick a theme or size.
 func (w *Window) showSettings() {
 	k := newKeyDialog(w.win, w.modals)
-	agent := widgets.NewDialogEntry(k.Keys())
+	agent := kit.NewDialogEntry(k.Keys())
 	agent.SetText(w.settings.AgentPath)
 	agent.SetPlaceHolder("empty: found automatically")
-	args := widgets.NewDialogMultiLineEntry(k.Keys())
+	args := kit.NewDialogMultiLineEntry(k.Keys())
 	args.SetText(strings.Join(w.settings.AgentArgs, "\n"))
 	args.SetPlaceHolder("one argument per line, e.g.\n--provider\nlocal")
 	args.SetMinRowsVisible(3)
-	dir := widgets.NewDialogEntry(k.Keys())
+	dir := kit.NewDialogEntry(k.Keys())
 	dir.SetText(w.settings.WorkDir)
 	dir.SetPlaceHolder("empty: the folder the app was started in")
-	themes := widgets.NewChoice([]string{ThemeSystem, ThemeLight, ThemeDark}, k.Keys())
+	themes := kit.NewChoice([]string{ThemeSystem, ThemeLight, ThemeDark}, k.Keys())
 	themes.SetSelected(w.settings.Theme)
 	var sizeNames []string
 	for _, ts := range textSizes {
 		sizeNames = append(sizeNames, ts.name)
 	}
-	size := widgets.NewChoice(sizeNames, k.Keys())
+	size := kit.NewChoice(sizeNames, k.Keys())
 	size.SetSelected("Normal")
 	for _, ts := range textSizes {
 		if ts.scale == w.settings.TextScale {
 			size.SetSelected(ts.name)
 		}
 	}
-	blink := widgets.NewDialogCheck("Blinking cursor", k.Keys())
+	blink := kit.NewDialogCheck("Blinking cursor", k.Keys())
 	blink.SetChecked(w.settings.BlinkCursor)
 	st := w.started
 	items := []*widget.FormItem{

@@ -16,7 +16,11 @@ import (
 	"knightcode.ai/desktop/internal/trace"
 	"knightcode.ai/desktop/model"
 	"knightcode.ai/desktop/rpcconn"
-	"knightcode.ai/desktop/widgets"
+	"knightcode.ai/desktop/widgets/chat"
+	"knightcode.ai/desktop/widgets/palette"
+	"knightcode.ai/desktop/widgets/prompt"
+	"knightcode.ai/desktop/widgets/status"
+	"knightcode.ai/desktop/widgets/tools"
 )
 
 // appTitle keeps the window recognisable whatever else the title says.
@@ -41,29 +45,29 @@ type Window struct {
 	// The last view drawn, so unchanged parts are skipped.
 	drawn model.View
 
-	chat     *widgets.ChatView
-	sidebar  *widgets.ToolSidebar
-	prompt   *widgets.PromptBar
-	models   *widgets.ModelPicker
-	thinking *widgets.ThinkingPicker
-	status   *widgets.StatusBar
-	banner   *widgets.Banner
+	chat     *chat.ChatView
+	sidebar  *tools.ToolSidebar
+	prompt   *prompt.PromptBar
+	models   *palette.ModelPicker
+	thinking *palette.ThinkingPicker
+	status   *status.StatusBar
+	banner   *status.Banner
 	// editing is the earlier prompt being edited to send again, or nil.
 	editing  *editingPrompt
-	find     *widgets.FindBar
+	find     *chat.FindBar
 	name     *widget.Label
 	body     *fyne.Container
 	firstRun fyne.CanvasObject
 
-	toasts       *widgets.ToastLayer
+	toasts       *status.ToastLayer
 	extErrors    []model.Notice
-	above, below *widgets.ExtensionBlocks
-	draftRestore *widgets.DraftRestore
-	attachStrip  *widgets.AttachmentStrip
+	above, below *prompt.ExtensionBlocks
+	draftRestore *prompt.DraftRestore
+	attachStrip  *prompt.AttachmentStrip
 	images       []*draftImage
 	nextImage    int
-	palette      *widgets.CommandPalette
-	slash        *widgets.SlashCompletion
+	palette      *palette.CommandPalette
+	slash        *palette.SlashCompletion
 	commands     []model.PaletteItem
 	tree         *openTree
 	retry        *retryStrip
@@ -115,29 +119,29 @@ func NewWindow(a fyne.App, flags Flags) *Window {
 func (w *Window) Window() fyne.Window { return w.win }
 
 func (w *Window) build() {
-	w.chat = widgets.NewChatView()
+	w.chat = chat.NewChatView()
 	w.chat.OnToolChipTapped = func(id string) { w.sidebar.Select(id) }
 	w.chat.SetOnEditPrompt(w.editPrompt)
-	w.sidebar = widgets.NewToolSidebar()
+	w.sidebar = tools.NewToolSidebar()
 	w.sidebar.OnShowAll = w.openPath
-	w.models = widgets.NewModelPicker()
+	w.models = palette.NewModelPicker()
 	// After a pick the keyboard goes back to the editor: a picker left
 	// focused would take the next keystrokes.
 	w.models.OnChange = func(m model.ModelChoice) {
 		w.controller.SelectModel(m.Provider, m.ID)
 		w.win.Canvas().Focus(w.prompt.Editor)
 	}
-	w.thinking = widgets.NewThinkingPicker()
+	w.thinking = palette.NewThinkingPicker()
 	w.thinking.OnChange = func(level string) {
 		w.controller.SelectThinking(level)
 		w.win.Canvas().Focus(w.prompt.Editor)
 	}
-	w.status = widgets.NewStatusBar()
-	w.banner = widgets.NewBanner()
+	w.status = status.NewStatusBar()
+	w.banner = status.NewBanner()
 	w.banner.OnRestart = w.restart
 	w.name = widget.NewLabel("")
 	w.name.Truncation = fyne.TextTruncateEllipsis
-	w.prompt = widgets.NewPromptBar()
+	w.prompt = prompt.NewPromptBar()
 	w.prompt.OnSubmit = w.submit
 	// Esc and the Stop button both clear the queue (back into the editor)
 	// and abort.
@@ -149,16 +153,16 @@ func (w *Window) build() {
 	// The idle timer's work goes through w.do (uiDo), which the window
 	// tests serialize with their own UI actions.
 	w.prompt.Editor.RunOnUI = w.do
-	w.toasts = widgets.NewToastLayer()
-	w.above, w.below = widgets.NewExtensionBlocks(), widgets.NewExtensionBlocks()
-	w.draftRestore = widgets.NewDraftRestore()
+	w.toasts = status.NewToastLayer()
+	w.above, w.below = prompt.NewExtensionBlocks(), prompt.NewExtensionBlocks()
+	w.draftRestore = prompt.NewDraftRestore()
 	w.draftRestore.OnRestore = func() { w.prompt.Editor.SetTextCursorAtEnd(w.draftRestore.Previous()) }
 	w.retry = newRetryStrip(w.do, w.actionAbortRetry)
-	w.attachStrip = widgets.NewAttachmentStrip()
+	w.attachStrip = prompt.NewAttachmentStrip()
 	w.attachStrip.OnRemove = w.removeImage
 	w.attachStrip.OnPreview = w.previewImage
-	w.palette = widgets.NewCommandPalette()
-	w.slash = widgets.NewSlashCompletion()
+	w.palette = palette.NewCommandPalette()
+	w.slash = palette.NewSlashCompletion()
 	w.slash.SetEditor(w.prompt.Editor)
 	w.slash.OnAccept = w.prompt.Editor.SetTextCursorAtEnd
 	w.prompt.Editor.OnChanged = w.editorChanged
@@ -290,7 +294,7 @@ func (w *Window) connect() {
 	w.controller.Start()
 }
 
-func (w *Window) submit(text string, mode widgets.SubmitMode) {
+func (w *Window) submit(text string, mode prompt.SubmitMode) {
 	if w.slash.Visible() {
 		if t, ok := w.slash.Accept(); ok {
 			w.slash.OnAccept(t)
@@ -306,7 +310,7 @@ func (w *Window) submit(text string, mode widgets.SubmitMode) {
 		w.toasts.Show("Images are still loading; send again in a moment.", model.NoticeInfo)
 		return
 	}
-	if mode == widgets.SubmitPrompt && w.editing != nil && !strings.HasPrefix(text, "!") {
+	if mode == prompt.SubmitPrompt && w.editing != nil && !strings.HasPrefix(text, "!") {
 		w.sendEdit(text, images, func() {
 			w.do(func() {
 				for _, id := range ids {
@@ -328,7 +332,7 @@ func (w *Window) submit(text string, mode widgets.SubmitMode) {
 		w.referenceNote = ""
 		w.prompt.Editor.Clear()
 		w.draftRestore.Hide()
-		w.controller.Send(text, images, mode == widgets.SubmitFollowUp, func() {
+		w.controller.Send(text, images, mode == prompt.SubmitFollowUp, func() {
 			w.do(func() {
 				for _, id := range ids {
 					w.removeImage(id)
@@ -359,13 +363,13 @@ func (w *Window) shortcut(name string) {
 		return
 	}
 	switch name {
-	case widgets.ShortcutCycleModel:
+	case prompt.ShortcutCycleModel:
 		w.controller.CycleModel()
-	case widgets.ShortcutCycleThinking:
+	case prompt.ShortcutCycleThinking:
 		w.controller.CycleThinking()
-	case widgets.ShortcutNewSession:
+	case prompt.ShortcutNewSession:
 		w.controller.NewSession()
-	case widgets.ShortcutPalette:
+	case prompt.ShortcutPalette:
 		w.actionPalette()
 	}
 }

@@ -1,0 +1,12 @@
+// Package kit is what the window's widgets are built from: the app's look
+// (colours resolved per theme, tints), widgets that lay themselves out
+// (SelfLaying, WidthLaying) and the renderers for them, windowing (only the
+// rows near the viewport become objects: RowWindow, WindowedParts,
+// DrawnLines), small buttons and tags, lists that answer the keyboard
+// (KeyList), the Esc/Enter contract of dialogs (DialogKeys), text fitting
+// and wrapping, monospace lines, and Later/InBackground for work split over
+// frames or moved off the UI goroutine.
+//
+// It may import Fyne and the Fyne-free model package; no other package of
+// the app. Every widget package imports it.
+package kit

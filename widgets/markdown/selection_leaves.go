@@ -1,0 +1,447 @@
+package markdown
+
+import (
+	"image/color"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/theme"
+	"knightcode.ai/desktop/widgets/kit"
+)
+
+// Selectable is text a person can select in the chat: it says what text it
+// shows, maps a point to a place in that text, and draws a selection. Its
+// offsets are bytes of selText.
+type Selectable interface {
+	fyne.CanvasObject
+	SelText() string
+	// OffsetAt is the character boundary nearest p, in the object's own
+	// coordinates.
+	OffsetAt(p fyne.Position) int
+	// SetSelection highlights [from, to); from == to highlights nothing.
+	SetSelection(from, to int)
+	// SetFound highlights the matches of a search, current (an index in
+	// ranges, or -1) more strongly.
+	SetFound(ranges []SelRange, current int)
+}
+
+// Marks is what a leaf highlights: the selection and the search matches.
+type Marks struct {
+	sel     SelRange
+	Found   []SelRange
+	Current int
+}
+
+func (m *Marks) setSel(from, to int) bool {
+	r := SelRange{from, to}
+	if r.Empty() {
+		r = SelRange{}
+	}
+	if r == m.sel {
+		return false
+	}
+	m.sel = r
+	return true
+}
+
+func (m *Marks) SetFound(ranges []SelRange, current int) bool {
+	if len(ranges) == 0 && len(m.Found) == 0 {
+		return false
+	}
+	if current == m.Current && len(ranges) == len(m.Found) {
+		same := true
+		for i := range ranges {
+			same = same && ranges[i] == m.Found[i]
+		}
+		if same {
+			return false
+		}
+	}
+	m.Found, m.Current = ranges, current
+	return true
+}
+
+// each visits the highlighted ranges, back to front, with their colours.
+func (m *Marks) each(th fyne.Theme, f func(r SelRange, col color.Color)) {
+	if len(m.Found) > 0 {
+		warn := kit.ResolveColor(th, theme.ColorNameWarning)
+		for i, r := range m.Found {
+			a := uint8(0x50)
+			if i == m.Current {
+				a = 0xc0
+			}
+			f(r, kit.WithAlpha(warn, a))
+		}
+	}
+	if !m.sel.Empty() {
+		f(m.sel, kit.ResolveColor(th, theme.ColorNameSelection))
+	}
+}
+
+func (m *Marks) any() bool { return !m.sel.Empty() || len(m.Found) > 0 }
+
+// markRect is a highlight of col.
+func markRect(col color.Color) *canvas.Rectangle {
+	r := canvas.NewRectangle(col)
+	r.CornerRadius = 2
+	return r
+}
+
+// SelectionParent is a container whose selectable text lies in children.
+type SelectionParent interface {
+	SelectionKids() []fyne.CanvasObject
+}
+
+// PlacedLeaf is a selectable and where it sits in the entry's view.
+type PlacedLeaf struct {
+	Leaf Selectable
+	Pos  fyne.Position
+}
+
+// CollectLeaves lists the selectable text under o, in reading order, with
+// positions relative to o's parent plus origin.
+func CollectLeaves(o fyne.CanvasObject, origin fyne.Position, dst []PlacedLeaf) []PlacedLeaf {
+	if !o.Visible() {
+		return dst
+	}
+	at := origin.Add(o.Position())
+	if s, ok := o.(Selectable); ok {
+		return append(dst, PlacedLeaf{Leaf: s, Pos: at})
+	}
+	if p, ok := o.(SelectionParent); ok {
+		for _, c := range p.SelectionKids() {
+			dst = CollectLeaves(c, at, dst)
+		}
+	}
+	return dst
+}
+
+// selection is a highlighted range of one leaf.
+type SelRange struct{ From, To int }
+
+func (r SelRange) Empty() bool { return r.From >= r.To }
+
+// --- textFlow
+
+func (f *TextFlow) SelText() string {
+	if f.fullText == nil {
+		var b strings.Builder
+		for _, s := range f.Spans {
+			b.WriteString(s.Text)
+		}
+		t := b.String()
+		f.fullText = &t
+	}
+	return *f.fullText
+}
+
+// SpanBase is where span i starts in selText.
+func (f *TextFlow) SpanBase(i int) int {
+	if len(f.bases) != len(f.Spans)+1 {
+		f.bases = make([]int, len(f.Spans)+1)
+		for k, s := range f.Spans {
+			f.bases[k+1] = f.bases[k] + len(s.Text)
+		}
+	}
+	return f.bases[i]
+}
+
+func (f *TextFlow) OffsetAt(p fyne.Position) int {
+	if f.Layout == nil || len(f.Layout.Lines) == 0 {
+		return 0
+	}
+	lines := f.Layout.Lines
+	i := sort.Search(len(lines), func(i int) bool { return lines[i].Y+lines[i].H > p.Y })
+	if i >= len(lines) {
+		if f.More {
+			return f.PieceOffset(&f.Layout.Pieces[lines[len(lines)-1].P1-1], f.Layout.Pieces[lines[len(lines)-1].P1-1].End)
+		}
+		return len(f.SelText())
+	}
+	l := lines[i]
+	pieces := f.Layout.Pieces[l.P0:l.P1]
+	if len(pieces) == 0 {
+		return f.lineStart(i)
+	}
+	for k := range pieces {
+		pc := &pieces[k]
+		if p.X < pc.x && k == 0 {
+			return f.PieceOffset(pc, pc.Start)
+		}
+		if p.X < pc.x+pc.w {
+			return f.PieceOffset(pc, pc.Start+f.runeAt(pc, p.X-pc.x))
+		}
+	}
+	last := &pieces[len(pieces)-1]
+	return f.PieceOffset(last, last.End)
+}
+
+// lineStart is where line i starts in selText.
+func (f *TextFlow) lineStart(i int) int {
+	for ; i >= 0; i-- {
+		l := f.Layout.Lines[i]
+		if l.P1 > l.P0 {
+			pc := &f.Layout.Pieces[l.P1-1]
+			return f.PieceOffset(pc, pc.End)
+		}
+	}
+	return 0
+}
+
+func (f *TextFlow) PieceOffset(pc *flowPiece, at int) int { return f.SpanBase(int(pc.Si)) + at }
+
+// runeAt is how many bytes of the piece lie left of x (the nearer boundary).
+func (f *TextFlow) runeAt(pc *flowPiece, x float32) int {
+	text := pc.span.Text[pc.Start:pc.End]
+	w := float32(0)
+	for i, r := range text {
+		a := measureWord(f.Layout.appTh, string(r), pc.m.size, pc.span.Style)
+		if x < w+a/2 {
+			return i
+		}
+		w += a
+	}
+	return len(text)
+}
+
+// XOf is where byte at of the piece starts, from the line's left.
+func (f *TextFlow) XOf(pc *flowPiece, at int) float32 {
+	if at <= pc.Start {
+		return pc.x
+	}
+	if at >= pc.End {
+		return pc.x + pc.w
+	}
+	return pc.x + measureWord(f.Layout.appTh, pc.span.Text[pc.Start:at], pc.m.size, pc.span.Style)
+}
+
+func (f *TextFlow) SetSelection(from, to int) {
+	if f.Marks.setSel(from, to) {
+		f.Draw()
+		kit.RequestFrame(f)
+	}
+}
+
+func (f *TextFlow) SetFound(ranges []SelRange, current int) {
+	if f.Marks.SetFound(ranges, current) {
+		f.Draw()
+		kit.RequestFrame(f)
+	}
+}
+
+// selectionRects adds the highlights of the visible lines [first, last).
+func (f *TextFlow) selectionRects(dst []fyne.CanvasObject, first, last int) []fyne.CanvasObject {
+	if !f.Marks.any() {
+		return dst
+	}
+	f.Marks.each(f.Layout.th, func(sel SelRange, col color.Color) {
+		for i := first; i < last; i++ {
+			if r := f.lineMark(i, sel, col); r != nil {
+				dst = append(dst, r)
+			}
+		}
+	})
+	return dst
+}
+
+// lineMark is the highlight of range sel on line i, or nil.
+func (f *TextFlow) lineMark(i int, sel SelRange, col color.Color) fyne.CanvasObject {
+	l := f.Layout.Lines[i]
+	pieces := f.Layout.Pieces[l.P0:l.P1]
+	if len(pieces) == 0 {
+		return nil
+	}
+	hi := f.PieceOffset(&pieces[len(pieces)-1], pieces[len(pieces)-1].End)
+	x0, x1 := float32(-1), float32(0)
+	for k := range pieces {
+		pc := &pieces[k]
+		a, b := f.PieceOffset(pc, pc.Start), f.PieceOffset(pc, pc.End)
+		if sel.To <= a || sel.From >= b {
+			continue
+		}
+		s := f.XOf(pc, max(sel.From-f.SpanBase(int(pc.Si)), pc.Start))
+		e := f.XOf(pc, min(sel.To-f.SpanBase(int(pc.Si)), pc.End))
+		if x0 < 0 {
+			x0 = s
+		}
+		x1 = e
+	}
+	if x0 < 0 {
+		return nil
+	}
+	if sel.To > hi {
+		x1 += 4 // the line break is selected too
+	}
+	r := markRect(col)
+	r.Move(fyne.NewPos(x0, l.Y))
+	r.Resize(fyne.NewSize(max(x1-x0, 1), l.H))
+	return r
+}
+
+// --- codeBlock
+
+func (c *CodeBlock) SelText() string {
+	if c.shownCode == nil || c.shownFor != c.code {
+		t := expandAllTabs(c.code)
+		c.shownCode, c.shownFor = &t, c.code
+	}
+	return *c.shownCode
+}
+
+func (c *CodeBlock) OffsetAt(p fyne.Position) int {
+	l := &c.Lay
+	if len(l.Lines) == 0 || l.Cell.Height <= 0 {
+		return 0
+	}
+	i := int((p.Y - l.top) / l.Cell.Height)
+	switch {
+	case i < 0:
+		return 0
+	case i >= len(l.Lines):
+		last := l.Lines[len(l.Lines)-1]
+		return last.Off + last.Nb
+	}
+	cl := l.Lines[i]
+	col := int((p.X-l.Pad)/l.Cell.Width + 0.5)
+	line := c.SelText()[cl.Off : cl.Off+cl.Nb]
+	return cl.Off + runeOffset(line, max(col, 0))
+}
+
+func (c *CodeBlock) SetSelection(from, to int) {
+	if c.Marks.setSel(from, to) {
+		c.Draw()
+		kit.RequestFrame(c)
+	}
+}
+
+func (c *CodeBlock) SetFound(ranges []SelRange, current int) {
+	if c.Marks.SetFound(ranges, current) {
+		c.Draw()
+		kit.RequestFrame(c)
+	}
+}
+
+func (c *CodeBlock) selectionRects(dst []fyne.CanvasObject, first, last int) []fyne.CanvasObject {
+	if !c.Marks.any() {
+		return dst
+	}
+	l := &c.Lay
+	text := c.SelText()
+	c.Marks.each(c.Theme(), func(sel SelRange, col color.Color) {
+		for i := first; i < last; i++ {
+			cl := l.Lines[i]
+			if r := cellMark(text, cl.Off, cl.Off+cl.Nb, sel, col, l.Cell); r != nil {
+				r.Move(r.Position().AddXY(l.Pad, c.LineTop(i)))
+				dst = append(dst, r)
+			}
+		}
+	})
+	return dst
+}
+
+// cellMark is the highlight of range sel on a monospace line holding
+// text[lo:hi], placed from the line's start, or nil.
+func cellMark(text string, lo, hi int, sel SelRange, col color.Color, cell fyne.Size) *canvas.Rectangle {
+	if sel.To <= lo || sel.From > hi || (sel.From == hi && sel.To == hi) {
+		return nil
+	}
+	line := text[lo:hi]
+	a := utf8.RuneCountInString(line[:max(sel.From, lo)-lo])
+	b := utf8.RuneCountInString(line[:min(sel.To, hi)-lo])
+	if sel.To > hi {
+		b++ // the line break
+	}
+	r := markRect(col)
+	r.Move(fyne.NewPos(float32(a)*cell.Width, 0))
+	r.Resize(fyne.NewSize(max(float32(b-a)*cell.Width, 1), cell.Height))
+	return r
+}
+
+// --- monoBlock
+
+func (b *MonoBlock) SelText() string { return strings.Join(b.Lines, "\n") }
+
+func (b *MonoBlock) lineOffset(i int) int {
+	n := 0
+	for _, l := range b.Lines[:i] {
+		n += len(l) + 1
+	}
+	return n
+}
+
+func (b *MonoBlock) OffsetAt(p fyne.Position) int {
+	if len(b.Lines) == 0 || b.cell.Height <= 0 {
+		return 0
+	}
+	i := int(p.Y / b.cell.Height)
+	switch {
+	case i < 0:
+		return 0
+	case i >= len(b.Lines):
+		return len(b.SelText())
+	}
+	col := int(p.X/b.cell.Width + 0.5)
+	return b.lineOffset(i) + runeOffset(b.Lines[i], max(col, 0))
+}
+
+func (b *MonoBlock) SetSelection(from, to int) {
+	if b.Marks.setSel(from, to) {
+		b.Draw()
+		kit.RequestFrame(b)
+	}
+}
+
+func (b *MonoBlock) SetFound(ranges []SelRange, current int) {
+	if b.Marks.SetFound(ranges, current) {
+		b.Draw()
+		kit.RequestFrame(b)
+	}
+}
+
+func (b *MonoBlock) selectionRects(dst []fyne.CanvasObject, first, last int) []fyne.CanvasObject {
+	if !b.Marks.any() {
+		return dst
+	}
+	text := b.SelText()
+	b.Marks.each(b.Theme(), func(sel SelRange, col color.Color) {
+		base := b.lineOffset(first)
+		for i := first; i < last; i++ {
+			lo, hi := base, base+len(b.Lines[i])
+			base = hi + 1
+			if r := cellMark(text, lo, hi, sel, col, b.cell); r != nil {
+				r.Move(r.Position().AddXY(0, b.LineTop(i)))
+				dst = append(dst, r)
+			}
+		}
+	})
+	return dst
+}
+
+// --- the containers between an entry and its text
+
+func (m *MarkdownView) SelectionKids() []fyne.CanvasObject { return m.objects }
+
+func (v *FlowStack) SelectionKids() []fyne.CanvasObject { return v.children }
+
+func (l *MdList) SelectionKids() []fyne.CanvasObject {
+	kids := make([]fyne.CanvasObject, len(l.bodies))
+	for i, b := range l.bodies {
+		kids[i] = b
+	}
+	return kids
+}
+
+func (q *MdQuote) SelectionKids() []fyne.CanvasObject { return []fyne.CanvasObject{q.body} }
+
+func (t *MdTable) SelectionKids() []fyne.CanvasObject {
+	var kids []fyne.CanvasObject
+	for _, r := range t.rows {
+		for _, c := range r {
+			kids = append(kids, c)
+		}
+	}
+	return kids
+}

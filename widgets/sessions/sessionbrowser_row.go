@@ -1,0 +1,184 @@
+package sessions
+
+import (
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+	"knightcode.ai/desktop/model"
+	"knightcode.ai/desktop/widgets/kit"
+)
+
+// sessionRow draws one session in two lines: a warning mark when it has a
+// problem, its title in bold, a "current" tag and its date; then the
+// problem, folder, message count and model in small print.
+type sessionRow struct {
+	widget.BaseWidget
+	kit.KeyRow
+
+	b       *SessionBrowser
+	row     model.SessionRow
+	warn    *canvas.Image
+	title   *canvas.Text
+	date    *canvas.Text
+	problem *canvas.Text
+	meta    *canvas.Text
+	current *kit.TagPill
+}
+
+func (b *SessionBrowser) newRow() fyne.CanvasObject {
+	r := &sessionRow{b: b, KeyRow: kit.KeyRow{List: b.list}, current: kit.NewTagPill()}
+	r.warn = canvas.NewImageFromResource(theme.NewWarningThemedResource(theme.WarningIcon()))
+	r.warn.FillMode = canvas.ImageFillContain
+	r.title = canvas.NewText("", nil)
+	r.title.TextStyle.Bold = true
+	r.date = canvas.NewText("", nil)
+	r.problem = canvas.NewText("", nil)
+	r.meta = canvas.NewText("", nil)
+	r.ExtendBaseWidget(r)
+	r.Restyle()
+	return r
+}
+
+func (b *SessionBrowser) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
+	r := o.(*sessionRow)
+	r.Id = id
+	if id < 0 || id >= len(b.shown) {
+		return
+	}
+	r.row = b.sessions[b.shown[id]]
+	r.date.Text = sessionDate(r.row.Modified, b.now())
+	r.Arrange(r.Size())
+	canvas.Refresh(r)
+}
+
+func (r *sessionRow) CreateRenderer() fyne.WidgetRenderer { return &kit.SelfRenderer{W: r} }
+
+func (r *sessionRow) Restyle() {
+	th := r.Theme()
+	text, caption := th.Size(theme.SizeNameText), th.Size(theme.SizeNameCaptionText)
+	r.title.TextSize = text
+	r.title.Color = kit.ResolveColor(th, theme.ColorNameForeground)
+	for _, t := range []*canvas.Text{r.date, r.meta, r.problem} {
+		t.TextSize = caption
+		t.Color = kit.ResolveColor(th, theme.ColorNamePlaceHolder)
+	}
+	r.problem.Color = kit.ResolveColor(th, theme.ColorNameWarning)
+	r.current.Set(th, "current", kit.ResolveColor(th, theme.ColorNamePrimary))
+}
+
+func (r *sessionRow) metrics() (pad, titleH, captionH float32) {
+	th := r.Theme()
+	pad = th.Size(theme.SizeNamePadding)
+	titleH = fyne.MeasureText("Hg", r.title.TextSize, r.title.TextStyle).Height
+	captionH = fyne.MeasureText("Hg", r.meta.TextSize, fyne.TextStyle{}).Height
+	return
+}
+
+func (r *sessionRow) HeightAt(float32) float32 {
+	pad, titleH, captionH := r.metrics()
+	return 2*pad + titleH + captionH
+}
+
+func (r *sessionRow) Arrange(size fyne.Size) {
+	th := r.Theme()
+	pad, titleH, captionH := r.metrics()
+	inner := th.Size(theme.SizeNameInnerPadding)
+	x, right := inner, size.Width-inner
+	mid := pad + titleH/2
+
+	dw := fyne.MeasureText(r.date.Text, r.date.TextSize, r.date.TextStyle)
+	r.date.Move(fyne.NewPos(right-dw.Width, mid-dw.Height/2))
+	r.date.Resize(dw)
+	right -= dw.Width + inner
+
+	if r.row.Problem != "" {
+		icon := titleH * 0.9
+		r.warn.Show()
+		r.warn.Move(fyne.NewPos(x, mid-icon/2))
+		r.warn.Resize(fyne.NewSquareSize(icon))
+		x += icon + pad
+	} else {
+		r.warn.Hide()
+	}
+	title := kit.FirstTextLine(r.row.Title)
+	r.title.TextStyle = fyne.TextStyle{Bold: title != "", Italic: title == ""}
+	r.title.Color = kit.ResolveColor(th, theme.ColorNameForeground)
+	if title == "" {
+		title = "Untitled session"
+		r.title.Color = kit.ResolveColor(th, theme.ColorNamePlaceHolder)
+	}
+	if !r.row.Current {
+		r.current.Text.Text = ""
+	} else {
+		r.current.Text.Text = "current"
+		right -= r.current.Size(th).Width + pad
+	}
+	r.title.Text = kit.FitText(title, max(0, right-x), r.title.TextSize, r.title.TextStyle)
+	tw := fyne.MeasureText(r.title.Text, r.title.TextSize, r.title.TextStyle)
+	r.title.Move(fyne.NewPos(x, pad))
+	r.title.Resize(fyne.NewSize(tw.Width, titleH))
+	r.current.Place(th, x+tw.Width+pad, mid)
+
+	// The second line starts under the title, past the warning mark.
+	y := pad + titleH
+	x2, avail := inner, size.Width-2*inner
+	r.problem.Text = kit.FitText(r.row.Problem, avail, r.problem.TextSize, r.problem.TextStyle)
+	pw := float32(0)
+	if r.problem.Text != "" {
+		r.problem.Text += " · "
+		pw = fyne.MeasureText(r.problem.Text, r.problem.TextSize, r.problem.TextStyle).Width
+	}
+	r.problem.Move(fyne.NewPos(x2, y))
+	r.problem.Resize(fyne.NewSize(pw, captionH))
+	r.meta.Text = kit.FitText(sessionMeta(r.row), max(0, avail-pw), r.meta.TextSize, r.meta.TextStyle)
+	r.meta.Move(fyne.NewPos(x2+pw, y))
+	r.meta.Resize(fyne.NewSize(max(0, avail-pw), captionH))
+}
+
+func (r *sessionRow) Parts() []fyne.CanvasObject {
+	return []fyne.CanvasObject{r.warn, r.title, r.current.Bg, r.current.Text, r.date, r.problem, r.meta}
+}
+
+// sessionMeta is the small print under a session's title.
+func sessionMeta(s model.SessionRow) string {
+	parts := make([]string, 0, 3)
+	if s.Subtitle != "" {
+		parts = append(parts, s.Subtitle)
+	}
+	parts = append(parts, plural(s.Messages, "message", "messages"))
+	if s.Model != "" {
+		parts = append(parts, s.Model)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// sessionDate says when a session was last used: relative while that is
+// quicker to read ("5 min ago", "yesterday 09:12"), a date after a week.
+func sessionDate(t, now time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	t, now = t.Local(), now.Local()
+	d := now.Sub(t)
+	day := func(x time.Time) time.Time { return time.Date(x.Year(), x.Month(), x.Day(), 0, 0, 0, 0, time.Local) }
+	days := int(day(now).Sub(day(t)).Hours()/24 + 0.5)
+	switch {
+	case d < time.Minute && d > -time.Minute:
+		return "just now"
+	case d > 0 && d < time.Hour:
+		return plural(int(d/time.Minute), "min", "min") + " ago"
+	case days == 0:
+		return "today " + t.Format("15:04")
+	case days == 1:
+		return "yesterday " + t.Format("15:04")
+	case days > 1 && days < 7:
+		return t.Format("Mon 15:04")
+	case t.Year() == now.Year():
+		return t.Format("2 Jan")
+	}
+	return t.Format("2 Jan 2006")
+}

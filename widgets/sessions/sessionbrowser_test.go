@@ -1,0 +1,193 @@
+package sessions
+
+import (
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"knightcode.ai/desktop/widgets/widgettest"
+)
+
+func newTestBrowser(t *testing.T) (*SessionBrowser, fyne.Window) {
+	test.NewTempApp(t)
+	b := NewSessionBrowser()
+	b.now = func() time.Time { return shotNow }
+	b.SetSessions(sampleSessions())
+	w := test.NewTempWindow(t, b)
+	w.Resize(fyne.NewSize(560, 420))
+	return b, w
+}
+
+func TestSessionBrowserLooks(t *testing.T) {
+	b, w := newTestBrowser(t)
+	test.AssertRendersToMarkup(t, "sessionbrowser/list.xml", w.Canvas())
+
+	b.search.SetText("zzz")
+	test.AssertRendersToMarkup(t, "sessionbrowser/no_match.xml", w.Canvas())
+
+	b.SetSessions(nil)
+	b.search.SetText("")
+	test.AssertRendersToMarkup(t, "sessionbrowser/empty.xml", w.Canvas())
+}
+
+func TestSessionBrowserOrderAndFilter(t *testing.T) {
+	b, _ := newTestBrowser(t)
+	rows := sampleSessions()
+	// Given oldest first, shown newest first.
+	for i, j := 0, len(rows)-1; i < j; i, j = i+1, j-1 {
+		rows[i], rows[j] = rows[j], rows[i]
+	}
+	b.SetSessions(rows)
+	if got := b.sessions[b.shown[0]].Path; got != "/s/a.jsonl" {
+		t.Fatalf("first row %s, want the newest", got)
+	}
+	// Every word must appear in the title, folder or model.
+	for q, want := range map[string]int{"": 5, "knightcode": 3, "KNIGHTCODE packaging": 1, "opus": 1, "scratch qwen": 1, "flaky opus": 0} {
+		b.search.SetText(q)
+		if len(b.shown) != want {
+			t.Errorf("query %q shows %d, want %d", q, len(b.shown), want)
+		}
+	}
+	b.search.SetText("2 of")
+	if b.count.Text != "0 of 5 sessions" {
+		t.Errorf("count %q", b.count.Text)
+	}
+}
+
+func TestSessionBrowserKeyboard(t *testing.T) {
+	b, w := newTestBrowser(t)
+	c := w.Canvas()
+	var opened []string
+	b.OnOpen = func(p string) { opened = append(opened, p) }
+	closed := 0
+	b.OnClose = func() { closed++ }
+
+	b.FocusSearch(c)
+	if c.Focused() != b.search {
+		t.Fatal("search box not focused")
+	}
+	// Typing filters; Enter in the search box opens the top match.
+	widgettest.TypeFocused(t, c, "rpc")
+	if len(b.shown) != 1 {
+		t.Fatalf("%d rows for \"rpc\"", len(b.shown))
+	}
+	widgettest.PressKey(t, c, fyne.KeyReturn)
+	if len(opened) != 1 || opened[0] != "/s/b.jsonl" {
+		t.Fatalf("opened %v", opened)
+	}
+
+	// Esc clears the search, then closes.
+	widgettest.PressKey(t, c, fyne.KeyEscape)
+	if b.search.Text != "" || len(b.shown) != 5 || closed != 0 {
+		t.Fatalf("Esc left %q, %d rows, closed %d", b.search.Text, len(b.shown), closed)
+	}
+
+	// Down moves into the list at the top row, then down it; Enter opens.
+	widgettest.PressKey(t, c, fyne.KeyDown)
+	if c.Focused() != b.list || b.list.Sel != 0 {
+		t.Fatalf("focus %T, selected %d", c.Focused(), b.list.Sel)
+	}
+	widgettest.PressKey(t, c, fyne.KeyDown)
+	widgettest.PressKey(t, c, fyne.KeyDown)
+	widgettest.PressKey(t, c, fyne.KeyReturn)
+	if len(opened) != 2 || opened[1] != "/s/c.jsonl" {
+		t.Fatalf("opened %v", opened)
+	}
+	widgettest.PressKey(t, c, fyne.KeyEnd)
+	if b.list.Sel != 4 {
+		t.Fatalf("End selected %d", b.list.Sel)
+	}
+	widgettest.PressKey(t, c, fyne.KeyHome)
+	test.AssertRendersToMarkup(t, "sessionbrowser/keyboard.xml", c)
+
+	// Up on the top row goes back to the search box; so does typing,
+	// which goes on filtering.
+	widgettest.PressKey(t, c, fyne.KeyUp)
+	if c.Focused() != b.search {
+		t.Fatalf("Up on the first row focused %T", c.Focused())
+	}
+	widgettest.PressKey(t, c, fyne.KeyDown)
+	widgettest.TypeFocused(t, c, "old")
+	if c.Focused() != b.search || b.search.Text != "old" || len(b.shown) != 1 {
+		t.Fatalf("typing in the list: focus %T, search %q, %d rows", c.Focused(), b.search.Text, len(b.shown))
+	}
+	widgettest.PressKey(t, c, fyne.KeyEscape)
+	widgettest.PressKey(t, c, fyne.KeyEscape)
+	if closed != 1 {
+		t.Fatalf("closed %d times", closed)
+	}
+}
+
+func TestSessionBrowserMouse(t *testing.T) {
+	b, w := newTestBrowser(t)
+	var opened []string
+	b.OnOpen = func(p string) { opened = append(opened, p) }
+	clock := shotNow
+	b.list.Now = func() time.Time { return clock }
+
+	row := func(i int) *sessionRow {
+		for _, o := range test.LaidOutObjects(b.list) {
+			if r, ok := o.(*sessionRow); ok && r.Id == i && r.Visible() {
+				return r
+			}
+		}
+		t.Fatalf("row %d not on screen", i)
+		return nil
+	}
+	test.Tap(row(1))
+	if b.list.Sel != 1 || w.Canvas().Focused() != b.list || len(opened) != 0 {
+		t.Fatalf("one click: selected %d, focus %T, opened %v", b.list.Sel, w.Canvas().Focused(), opened)
+	}
+	clock = clock.Add(time.Second) // too slow for a double click
+	test.Tap(row(1))
+	if len(opened) != 0 {
+		t.Fatalf("two slow clicks opened %v", opened)
+	}
+	clock = clock.Add(100 * time.Millisecond)
+	test.Tap(row(1))
+	if len(opened) != 1 || opened[0] != "/s/b.jsonl" {
+		t.Fatalf("double click opened %v", opened)
+	}
+}
+
+func TestSessionBrowserScopeAndButtons(t *testing.T) {
+	b, _ := newTestBrowser(t)
+	var scopes []bool
+	b.OnScopeChanged = func(all bool) { scopes = append(scopes, all) }
+	news, refreshes := 0, 0
+	b.OnNew = func() { news++ }
+	b.OnRefresh = func() { refreshes++ }
+
+	b.SetScope(true)
+	if len(scopes) != 0 || b.scope.Selected() != scopeAllFolders || !b.Scope() {
+		t.Fatalf("SetScope fired %v, shows %q", scopes, b.scope.Selected())
+	}
+	b.scope.TypedKey(&fyne.KeyEvent{Name: fyne.KeyLeft}) // as the arrow key does
+	if len(scopes) != 1 || scopes[0] || b.Scope() {
+		t.Fatalf("user toggle gave %v", scopes)
+	}
+	test.Tap(b.create)
+	test.Tap(b.refresh)
+	if news != 1 || refreshes != 1 {
+		t.Fatalf("new %d, refresh %d", news, refreshes)
+	}
+}
+
+func TestSessionDate(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		20 * time.Second:    "just now",
+		5 * time.Minute:     "5 min ago",
+		5 * time.Hour:       "today 10:30",
+		20 * time.Hour:      "yesterday 19:30",
+		3 * 24 * time.Hour:  "Mon 15:30",
+		40 * 24 * time.Hour: "31 Jan",
+	} {
+		if got := sessionDate(shotNow.Add(-d), shotNow); got != want {
+			t.Errorf("%v ago: %q, want %q", d, got, want)
+		}
+	}
+	if got := sessionDate(time.Date(2024, 5, 1, 0, 0, 0, 0, time.Local), shotNow); got != "1 May 2024" {
+		t.Errorf("old date %q", got)
+	}
+}
