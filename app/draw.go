@@ -1,7 +1,9 @@
 package app
 
 import (
+	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"knightcode.ai/desktop/internal/trace"
@@ -32,7 +34,12 @@ func (w *Window) draw() {
 	if first || !sameBacking(v.Items, prev.Items) {
 		w.chat.SetItems(v.Items)
 		if first || len(v.Items) != len(prev.Items) {
-			w.prompt.Editor.SetHistory(model.UserPrompts(v.Items))
+			prompts := model.UserPrompts(v.Items)
+			w.prompt.Editor.SetHistory(prompts)
+			w.firstPrompt = ""
+			if len(prompts) > 0 {
+				w.firstPrompt = titleWords(prompts[0])
+			}
 		}
 		if trace.Enabled() {
 			trace.Mark("items", len(v.Items))
@@ -60,14 +67,19 @@ func (w *Window) draw() {
 		w.prompt.SetWaiting(v.Waiting)
 	}
 	w.prompt.SetQueueNote(v.QueueNote)
-	if v.SessionName != prev.SessionName || first {
-		name := v.SessionName
-		if name == "" {
-			name = "Untitled session"
-		}
+	if name := sessionLabel(v.SessionName, w.firstPrompt); name != w.name.Text {
 		w.name.SetText(name)
 	}
-	if title := windowTitle(v); title != w.win.Title() {
+	if len(v.Items) == 0 {
+		w.welcome.SetInfo(w.welcomeInfo(v))
+		w.welcome.Show()
+	} else if w.welcome.Visible() {
+		w.welcome.Hide()
+	}
+	if folder := displayPath(w.started.dir); folder != w.folder.Text {
+		w.folder.SetText(folder)
+	}
+	if title := windowTitle(v.Title, v.SessionName, w.firstPrompt, filepath.Base(w.started.dir)); title != w.win.Title() {
 		w.win.SetTitle(title)
 	}
 	if first || model.BannerSeq(v.Banner) != model.BannerSeq(prev.Banner) {
@@ -101,14 +113,50 @@ func replyLen(items []model.ChatItem) int {
 	return 0
 }
 
-func windowTitle(v model.View) string {
+// sessionLabel names a session in the header: its name, else its first
+// prompt's words.
+func sessionLabel(name, firstPrompt string) string {
 	switch {
-	case v.Title != "":
-		return v.Title + " — " + appTitle
-	case v.SessionName != "":
-		return appTitle + " — " + v.SessionName
+	case name != "":
+		return name
+	case firstPrompt != "":
+		return firstPrompt
 	}
-	return appTitle
+	return "Untitled session"
+}
+
+// windowTitle is "session — folder — KnightCode": the title an extension
+// set, else the session's name, else its first prompt's words.
+func windowTitle(extTitle, name, firstPrompt, folder string) string {
+	if extTitle != "" {
+		name = extTitle
+	} else if name == "" {
+		name = firstPrompt
+	}
+	parts := []string{}
+	if name != "" {
+		parts = append(parts, name)
+	}
+	if folder != "" && folder != "." && folder != string(filepath.Separator) {
+		parts = append(parts, folder)
+	}
+	return strings.Join(append(parts, appTitle), " — ")
+}
+
+// titleWords are the first words of a prompt, enough to tell it apart.
+func titleWords(s string) string {
+	words := strings.Fields(s)
+	out := ""
+	for _, w := range words {
+		if len([]rune(out))+len([]rune(w)) > 40 {
+			return out + "…"
+		}
+		if out != "" {
+			out += " "
+		}
+		out += w
+	}
+	return out
 }
 
 // showBanner puts up what the session says about the agent process — it

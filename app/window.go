@@ -53,9 +53,18 @@ type Window struct {
 	status   *status.StatusBar
 	banner   *status.Banner
 	// editing is the earlier prompt being edited to send again, or nil.
-	editing  *editingPrompt
-	find     *chat.FindBar
-	name     *widget.Label
+	editing *editingPrompt
+	find    *chat.FindBar
+	name    *widget.Label
+	// firstPrompt is the first prompt's words, which name a session
+	// that has no name.
+	firstPrompt string
+	// folder names the working folder beside the session's name.
+	folder *widget.Label
+	// welcome is the first screen of an empty conversation, recent what
+	// it knows of the folder's sessions.
+	welcome  *chat.Welcome
+	recent   recentSessions
 	body     *fyne.Container
 	firstRun fyne.CanvasObject
 
@@ -141,6 +150,11 @@ func (w *Window) build() {
 	w.banner.OnRestart = w.restart
 	w.name = widget.NewLabel("")
 	w.name.Truncation = fyne.TextTruncateEllipsis
+	w.folder = widget.NewLabel("")
+	w.folder.Importance = widget.LowImportance
+	w.welcome = chat.NewWelcome()
+	w.welcome.OnOpen = w.openRecent
+	w.welcome.OnBrowse = w.actionBrowse
 	w.prompt = prompt.NewPromptBar()
 	w.prompt.OnSubmit = w.submit
 	// Esc and the Stop button both clear the queue (back into the editor)
@@ -169,9 +183,9 @@ func (w *Window) build() {
 
 	settingsButton := widget.NewButtonWithIcon("", settingsIcon(), w.showSettings)
 	attachButton := widget.NewButtonWithIcon("", attachIcon(), w.actionAttach)
-	top := container.NewBorder(nil, nil, nil, container.NewHBox(w.models, w.thinking, attachButton, settingsButton), w.name)
+	top := container.NewBorder(nil, nil, nil, container.NewHBox(w.folder, w.models, w.thinking, attachButton, settingsButton), w.name)
 	w.find = w.newFindBar()
-	split := container.NewHSplit(container.NewBorder(container.NewVBox(w.banner, w.find), nil, nil, nil, w.chat), w.sidebar)
+	split := container.NewHSplit(container.NewBorder(container.NewVBox(w.banner, w.find), nil, nil, nil, container.NewStack(w.chat, w.welcome)), w.sidebar)
 	split.Offset = 0.68
 	bottom := container.NewVBox(w.retry.box, w.above, w.draftRestore, w.attachStrip, w.prompt, w.below, w.status)
 	w.body = container.NewBorder(top, bottom, nil, nil, split)
@@ -290,7 +304,12 @@ func (w *Window) connect() {
 		return
 	}
 	w.controller = model.NewController(w.session, w, w.startOptions())
-	w.controller.OnReady = func() { w.do(w.loadCommands) }
+	w.controller.OnReady = func() {
+		w.do(func() {
+			w.loadCommands()
+			w.loadRecent()
+		})
+	}
 	w.controller.Start()
 }
 

@@ -28,6 +28,12 @@ import (
 // line the window sent to the agent.
 func openTestWindow(t *testing.T, agentArgs ...string) (*Window, string) {
 	t.Helper()
+	return openTestWindowIn(t, t.TempDir(), agentArgs...)
+}
+
+// openTestWindowIn is openTestWindow with the agent working in dir.
+func openTestWindowIn(t *testing.T, dir string, agentArgs ...string) (*Window, string) {
+	t.Helper()
 	serializeUI(t)
 	a := test.NewTempApp(t)
 	// The app's own theme, as Run sets it: the test driver's theme has no
@@ -38,7 +44,7 @@ func openTestWindow(t *testing.T, agentArgs ...string) (*Window, string) {
 	log := filepath.Join(t.TempDir(), "agent-stdin.log")
 	var w *Window
 	onUI(func() {
-		w = NewWindow(a, Flags{Agent: path, Dir: t.TempDir(), AgentArgs: append([]string{"--fake-log=" + log}, agentArgs...)})
+		w = NewWindow(a, Flags{Agent: path, Dir: dir, AgentArgs: append([]string{"--fake-log=" + log}, agentArgs...)})
 		w.win.Resize(fyne.NewSize(1100, 760))
 	})
 	t.Cleanup(func() {

@@ -1,0 +1,109 @@
+package app
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"knightcode.ai/desktop/model"
+	"knightcode.ai/desktop/sessionfiles"
+)
+
+// welcomeKeys are the keys the first screen teaches.
+var welcomeKeys = [][2]string{
+	{"Enter", "send; Shift+Enter starts a new line"},
+	{"Esc", "stop the agent; queued messages come back"},
+	{"Ctrl+K", "command palette: everything the window can do"},
+	{"Ctrl+O", "open a session"},
+	{"Ctrl+F", "find in the conversation"},
+	{"/", "the agent's commands and prompt templates"},
+}
+
+// recentSessions is what the first screen knows of the folder's sessions.
+type recentSessions struct {
+	loaded bool
+	infos  []sessionfiles.Info
+}
+
+// loadRecent lists the folder's sessions for the first screen, once the
+// agent is ready and only while the conversation is empty.
+func (w *Window) loadRecent() {
+	if w.controller == nil || len(w.drawn.Items) > 0 {
+		return
+	}
+	list := func(ctx context.Context) ([]sessionfiles.Info, error) {
+		infos, _, err := w.controller.Sessions(ctx, false)
+		return infos, err
+	}
+	model.Ask(w.controller, model.CallTimeout, list, func(infos []sessionfiles.Info, err error) {
+		// Without a list the screen says there is none: the browser
+		// (Ctrl+O) reports what went wrong.
+		current := w.session.SessionFile()
+		w.recent = recentSessions{loaded: true}
+		for _, in := range infos {
+			if in.Path != current && in.MessageCount > 0 {
+				w.recent.infos = append(w.recent.infos, in)
+			}
+		}
+		// The session did not change, so draw would skip the screen.
+		if len(w.drawn.Items) == 0 {
+			w.welcome.SetInfo(w.welcomeInfo(w.drawn))
+		}
+	})
+}
+
+// openRecent opens a session the first screen offered.
+func (w *Window) openRecent(path string) {
+	for _, in := range w.recent.infos {
+		if in.Path == path {
+			w.openSession(in)
+			return
+		}
+	}
+}
+
+// welcomeInfo is what the first screen says now.
+func (w *Window) welcomeInfo(v model.View) model.WelcomeInfo {
+	dir := w.started.dir
+	info := model.WelcomeInfo{
+		Folder:       filepath.Base(dir),
+		FolderPath:   displayPath(dir),
+		Model:        modelName(v),
+		RecentLoaded: w.recent.loaded,
+		Recent:       sessionRows(w.recent.infos, ""),
+		Keys:         welcomeKeys,
+	}
+	if w.controller != nil && v.Status.Connected {
+		info.Agent = w.session.AgentName() + " — " + w.started.agent
+	}
+	return info
+}
+
+// modelName is the current model as the picker names it.
+func modelName(v model.View) string {
+	for _, m := range v.Models {
+		if m.Provider == v.ModelProvider && m.ID == v.ModelID {
+			return m.Name + " · " + m.Provider
+		}
+	}
+	if v.ModelID == "" {
+		return ""
+	}
+	return v.ModelID + " · " + v.ModelProvider
+}
+
+// displayPath shows a folder the way people write it: the home folder as ~.
+func displayPath(dir string) string {
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" || home == "/" {
+		return dir
+	}
+	if dir == home {
+		return "~"
+	}
+	if rest, ok := strings.CutPrefix(dir, home+string(filepath.Separator)); ok {
+		return "~" + string(filepath.Separator) + rest
+	}
+	return dir
+}

@@ -1,0 +1,177 @@
+package chat
+
+import (
+	"fmt"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"knightcode.ai/desktop/model"
+)
+
+// welcomeRecent is how many of the folder's sessions the first screen
+// offers; the browser has the rest.
+const welcomeRecent = 5
+
+// Welcome is what an empty conversation shows: where the agent works,
+// with which model and which agent, the folder's recent sessions to go
+// back to, and the keys worth knowing. It is rebuilt only when what it
+// says changes, which happens a few times per session.
+type Welcome struct {
+	widget.BaseWidget
+
+	// OnOpen opens a recent session by its file; OnBrowse shows them all.
+	OnOpen   func(path string)
+	OnBrowse func()
+
+	shown model.WelcomeInfo
+	box   *fyne.Container
+	now   func() time.Time
+}
+
+// NewWelcome returns an empty first screen; SetInfo fills it.
+func NewWelcome() *Welcome {
+	w := &Welcome{box: container.NewVBox(), now: time.Now}
+	w.ExtendBaseWidget(w)
+	return w
+}
+
+// SetInfo shows info, rebuilding the screen if it says something new.
+func (w *Welcome) SetInfo(info model.WelcomeInfo) {
+	if info.Equal(w.shown) && len(w.box.Objects) > 0 {
+		return
+	}
+	w.shown = info
+	w.box.Objects = w.build(info)
+	w.box.Refresh()
+}
+
+func (w *Welcome) build(info model.WelcomeInfo) []fyne.CanvasObject {
+	heading := widget.NewLabelWithStyle("KnightCode in "+info.Folder, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	heading.SizeName = theme.SizeNameSubHeadingText
+	objs := []fyne.CanvasObject{heading}
+	facts := widget.NewForm(
+		widget.NewFormItem("Folder", factLabel(info.FolderPath)),
+		widget.NewFormItem("Model", factLabel(orUnknown(info.Model, "asking the agent…"))),
+		widget.NewFormItem("Agent", factLabel(orUnknown(info.Agent, "starting…"))),
+	)
+	objs = append(objs, facts)
+
+	objs = append(objs, sectionTitle("Recent sessions in this folder"))
+	switch {
+	case !info.RecentLoaded:
+		objs = append(objs, dimLabel("Looking for sessions…"))
+	case len(info.Recent) == 0:
+		objs = append(objs, dimLabel("None yet: what you send starts the first one."))
+	default:
+		for i, r := range info.Recent {
+			if i == welcomeRecent {
+				break
+			}
+			objs = append(objs, w.recentButton(r))
+		}
+	}
+	if info.RecentLoaded && w.OnBrowse != nil {
+		more := widget.NewButton("All sessions…", w.OnBrowse)
+		more.Importance = widget.LowImportance
+		more.Alignment = widget.ButtonAlignLeading
+		objs = append(objs, more)
+	}
+
+	objs = append(objs, sectionTitle("Keys"))
+	keys := container.New(layout.NewFormLayout())
+	for _, k := range info.Keys {
+		keys.Add(widget.NewLabelWithStyle(k[0], fyne.TextAlignTrailing, fyne.TextStyle{Monospace: true}))
+		keys.Add(dimLabel(k[1]))
+	}
+	return append(objs, keys)
+}
+
+func (w *Welcome) recentButton(r model.SessionRow) fyne.CanvasObject {
+	title := r.Title
+	if title == "" {
+		title = "Untitled session"
+	}
+	label := fmt.Sprintf("%s  ·  %s", truncateRunes(title, 70), relativeDay(r.Modified, w.now()))
+	b := widget.NewButton(label, func() {
+		if w.OnOpen != nil {
+			w.OnOpen(r.Path)
+		}
+	})
+	b.Importance = widget.LowImportance
+	b.Alignment = widget.ButtonAlignLeading
+	return b
+}
+
+func (w *Welcome) CreateRenderer() fyne.WidgetRenderer {
+	// The screen sits near the top, in a column of reading width.
+	column := container.New(&maxWidth{width: 640}, w.box)
+	return widget.NewSimpleRenderer(container.NewVScroll(container.NewPadded(container.NewHBox(layout.NewSpacer(), column, layout.NewSpacer()))))
+}
+
+// maxWidth lays its one child out at its minimum height and at most width.
+type maxWidth struct{ width float32 }
+
+func (m *maxWidth) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	s := objs[0].MinSize()
+	return fyne.NewSize(max(s.Width, m.width), s.Height)
+}
+
+func (m *maxWidth) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	objs[0].Resize(size)
+}
+
+func sectionTitle(s string) fyne.CanvasObject {
+	l := widget.NewLabelWithStyle(s, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	return container.NewVBox(widget.NewSeparator(), l)
+}
+
+func factLabel(s string) *widget.Label {
+	l := widget.NewLabel(s)
+	l.Truncation = fyne.TextTruncateEllipsis
+	return l
+}
+
+func dimLabel(s string) *widget.Label {
+	l := widget.NewLabel(s)
+	l.Importance = widget.LowImportance
+	l.Truncation = fyne.TextTruncateEllipsis
+	return l
+}
+
+func orUnknown(s, missing string) string {
+	if s == "" {
+		return missing
+	}
+	return s
+}
+
+func truncateRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// relativeDay says when, the way a list of recent things does.
+func relativeDay(t, now time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	y1, m1, d1 := t.Date()
+	y2, m2, d2 := now.Date()
+	switch {
+	case y1 == y2 && m1 == m2 && d1 == d2:
+		return "today " + t.Format("15:04")
+	case now.Sub(t) < 48*time.Hour && now.AddDate(0, 0, -1).Day() == d1:
+		return "yesterday " + t.Format("15:04")
+	case y1 == y2:
+		return t.Format("Jan 2")
+	}
+	return t.Format("Jan 2, 2006")
+}
