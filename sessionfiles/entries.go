@@ -55,6 +55,11 @@ func (lr *LineReader) Skip() error {
 // once the line is read whole or skipped.
 func (lr *LineReader) End() int64 { return lr.start + lr.r.n - int64(lr.l.br.Buffered()) }
 
+// Line is the current line's number, counting from 1 at the line the
+// reader started at, blank lines included: start's line number in the file
+// minus one, plus Line, is its number in the file.
+func (lr *LineReader) Line() int { return lr.l.number }
+
 // Terminated reports whether the current line ended with LF; only a last
 // line cut off mid-write does not. Valid once the line is read whole or
 // skipped.

@@ -15,11 +15,14 @@ func TestLineReaderOffsets(t *testing.T) {
 	in := "one\r\n\n  \ntwo\n" + long + "\n" + long + "\nlast"
 	const start = 1000
 	lr := NewLineReader(strings.NewReader(in), start)
-	next := func(want string, wantWhole bool) {
+	next := func(want string, wantWhole bool, wantLine int) {
 		t.Helper()
 		line, whole, err := lr.Next()
 		if err != nil || whole != wantWhole || !strings.HasPrefix(want, string(line)) {
 			t.Fatalf("Next = %.20q, %v, %v; want %.20q, %v", line, whole, err, want, wantWhole)
+		}
+		if lr.Line() != wantLine {
+			t.Fatalf("Line = %d, want %d", lr.Line(), wantLine)
 		}
 	}
 	end := func(want int) {
@@ -28,11 +31,11 @@ func TestLineReaderOffsets(t *testing.T) {
 			t.Fatalf("End = %d, want %d", got, start+want)
 		}
 	}
-	next("one", true)
+	next("one", true, 1)
 	end(len("one\r\n"))
-	next("two", true)
+	next("two", true, 4)
 	end(len("one\r\n\n  \ntwo\n"))
-	next(long, false)
+	next(long, false, 5)
 	if typ, role := TypeRole([]byte(long[:100])); typ != "message" || role != "toolResult" {
 		t.Fatalf("TypeRole = %q, %q", typ, role)
 	}
@@ -40,12 +43,12 @@ func TestLineReaderOffsets(t *testing.T) {
 		t.Fatalf("Rest: %d bytes, %v", len(rest), err)
 	}
 	end(len("one\r\n\n  \ntwo\n") + len(long) + 1)
-	next(long, false)
+	next(long, false, 6)
 	if err := lr.Skip(); err != nil || !lr.Terminated() {
 		t.Fatalf("Skip: %v, terminated %v", err, lr.Terminated())
 	}
 	end(len(in) - len("last"))
-	next("last", true)
+	next("last", true, 7)
 	if lr.Terminated() {
 		t.Fatal("a last line without LF is not terminated")
 	}
