@@ -19,7 +19,7 @@ import (
 // schemaVersion is PRAGMA user_version of an index this code writes. An
 // index of another version is rebuilt, so a change to the schema or to what
 // is indexed only needs this number raised.
-const schemaVersion = 1
+const schemaVersion = 2
 
 // dbName is the index file in the folder given to Open.
 const dbName = "sessions-index.db"
@@ -29,11 +29,9 @@ const dbName = "sessions-index.db"
 // more let a cancelled one wind down while the next runs.
 const readers = 4
 
-// Tokenizers the index can be built with; see the package doc.
-const (
-	tokUnicode = "unicode61 remove_diacritics 2"
-	tokTrigram = "trigram"
-)
+// tokUnicode is the tokenizer; see the package doc. text.go does what it
+// does again in Go.
+const tokUnicode = "unicode61 remove_diacritics 2"
 
 type config struct {
 	tokenizer string
@@ -149,8 +147,9 @@ const schema = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 -- One row per file seen in the session folders. size and mtime are those
 -- seen when it was last read to its end (size -1 while a read is under way);
--- indexed is the offset after the last line read, head and tail hashes of
--- the bytes before it, which tell an append from a rewrite.
+-- indexed is the offset after the last line read, and physical that line's
+-- number; head and tail are hashes of the bytes before it, which tell an
+-- append from a rewrite.
 CREATE TABLE files(
 	id INTEGER PRIMARY KEY,
 	path TEXT NOT NULL UNIQUE,
@@ -159,6 +158,7 @@ CREATE TABLE files(
 	indexed INTEGER NOT NULL DEFAULT 0,
 	head BLOB, tail BLOB,
 	lines INTEGER NOT NULL DEFAULT 0,
+	physical INTEGER NOT NULL DEFAULT 0,
 	entries INTEGER NOT NULL DEFAULT 0,
 	messages INTEGER NOT NULL DEFAULT 0,
 	seq INTEGER NOT NULL DEFAULT 0,
@@ -171,13 +171,19 @@ CREATE TABLE files(
 	skipped TEXT NOT NULL DEFAULT ''
 );
 -- One row per indexed entry; id is also the rowid in fts: the file's id
--- shifted left 32 bits, plus the row's number in the file.
+-- shifted left 32 bits, plus the row's number in the file. line is the
+-- entry's line number in the file, from 1; offset and length are where
+-- the line is (blank lines before it included), from which a search reads
+-- it again for its snippet.
 CREATE TABLE entries(
 	id INTEGER PRIMARY KEY,
 	entry TEXT NOT NULL,
 	ts INTEGER NOT NULL,
 	kind TEXT NOT NULL,
-	ordinal INTEGER NOT NULL
+	ordinal INTEGER NOT NULL,
+	line INTEGER NOT NULL,
+	offset INTEGER NOT NULL,
+	length INTEGER NOT NULL
 );
 `
 
@@ -199,7 +205,9 @@ func initSchema(db *sql.DB, cfg config) error {
 		defer tx.Rollback()
 		stmts := []string{
 			schema,
-			fmt.Sprintf(`CREATE VIRTUAL TABLE fts USING fts5(prompt, text, thinking, tool, tokenize=%q%s)`, cfg.tokenizer, cfg.prefix),
+			// Contentless: the text stays in the session files.
+			fmt.Sprintf(`CREATE VIRTUAL TABLE fts USING fts5(prompt, text, thinking, tool, content='', contentless_delete=1, tokenize=%q%s)`,
+				cfg.tokenizer, cfg.prefix),
 			`INSERT INTO meta(key, value) VALUES('tokenizer', '` + cfg.key() + `')`,
 			fmt.Sprintf(`PRAGMA user_version = %d`, schemaVersion),
 		}

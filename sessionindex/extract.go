@@ -40,10 +40,14 @@ type row struct {
 	ts      int64 // Unix milliseconds, 0 when unknown
 	kind    string
 	ordinal int
-	prompt  string // what the user wrote: prompts, !commands, names
-	text    string
-	think   string
-	tool    string
+	// line is the entry's line number in the file; offset and length are
+	// where its line is, blank lines before it included.
+	line           int
+	offset, length int64
+	prompt         string // what the user wrote: prompts, !commands, names
+	text           string
+	think          string
+	tool           string
 }
 
 func (r *row) size() int { return len(r.prompt) + len(r.text) + len(r.think) + len(r.tool) }
@@ -89,9 +93,12 @@ var sessionEntryTypes = map[string]bool{
 // one Update to the next when only the appended lines are read.
 type fileState struct {
 	lines, entries, messages, seq int
-	header                        bool
-	session, cwd, name, prompt    string
-	created                       int64
+	// physical is the number in the file of the last line read, blank
+	// lines counted (lines counts only the others).
+	physical                   int
+	header                     bool
+	session, cwd, name, prompt string
+	created                    int64
 }
 
 // skipLong reports whether a line longer than the line reader's head can be
@@ -107,8 +114,9 @@ func skipLong(typ, role string) bool {
 	return false
 }
 
-// take decodes one whole line and returns the row it adds, if any.
-func (s *fileState) take(line []byte, cjk bool) (row, bool) {
+// take decodes one whole line, carries what it says about the file into
+// s, and returns the row it adds to the index, if any.
+func (s *fileState) take(line []byte) (row, bool) {
 	var e rawEntry
 	if json.Unmarshal(line, &e) != nil || e.Type == "" {
 		return row{}, false
@@ -131,43 +139,73 @@ func (s *fileState) take(line []byte, cjk bool) (row, bool) {
 		id = fmt.Sprintf("v1-%d", s.entries)
 	}
 	r := row{entry: id, ts: millis(e.Timestamp), ordinal: s.messages}
+	if e.Type == "message" {
+		s.messages++
+	}
+	if !fields(&e, &r) {
+		return row{}, false
+	}
+	switch r.kind {
+	case KindName:
+		s.name = r.prompt
+	case KindUser:
+		if s.prompt == "" {
+			s.prompt = promptLine(r.prompt, firstPromptRunes)
+		}
+	}
+	r.prompt = clean(r.prompt, capText)
+	r.text = clean(r.text, capText)
+	r.think = clean(r.think, capThinking)
+	r.tool = clean(r.tool, capTool)
+	return r, r.prompt != "" || r.text != "" || r.think != "" || r.tool != ""
+}
+
+// entryFields decodes the line of an indexed entry again, for a snippet:
+// its fields cut as they were for the index, without what clean adds.
+func entryFields(line []byte) (row, bool) {
+	var e rawEntry
+	if json.Unmarshal(line, &e) != nil {
+		return row{}, false
+	}
+	r := row{entry: e.ID}
+	if !fields(&e, &r) {
+		return row{}, false
+	}
+	r.prompt = cut(r.prompt, capText)
+	r.text = cut(r.text, capText)
+	r.think = cut(r.think, capThinking)
+	r.tool = cut(r.tool, capTool)
+	return r, true
+}
+
+// fields puts an entry's text into r's columns, and its kind; false for an
+// entry of a type that is not indexed.
+func fields(e *rawEntry, r *row) bool {
 	switch e.Type {
 	case "message":
-		s.messages++
 		if e.Message == nil {
-			return row{}, false
+			return false
 		}
-		s.message(&r, e.Message)
+		message(r, e.Message)
 	case "compaction":
 		r.kind, r.text = KindCompaction, e.Summary
 	case "branch_summary":
 		r.kind, r.text = KindBranchSummary, e.Summary
 	case "session_info":
-		s.name = strings.TrimSpace(e.Name)
-		r.kind, r.text = KindName, s.name
+		r.kind, r.prompt = KindName, strings.TrimSpace(e.Name)
 	case "custom_message":
 		r.kind, r.text = KindCustom, contentText(e.Content)
 	default:
-		return row{}, false
+		return false
 	}
-	r.text = clean(r.text, capText, cjk)
-	r.think = clean(r.think, capThinking, cjk)
-	r.tool = clean(r.tool, capTool, cjk)
-	switch r.kind {
-	case KindUser, KindBash, KindName:
-		r.prompt, r.text = r.text, ""
-	}
-	return r, r.prompt != "" || r.text != "" || r.think != "" || r.tool != ""
+	return true
 }
 
-func (s *fileState) message(r *row, m *rawMessage) {
+func message(r *row, m *rawMessage) {
 	r.kind = m.Role
 	switch m.Role {
 	case KindUser:
-		r.text = contentText(m.Content)
-		if s.prompt == "" {
-			s.prompt = promptLine(r.text, firstPromptRunes)
-		}
+		r.prompt = contentText(m.Content)
 	case KindAssistant:
 		var blocks []rawBlock
 		json.Unmarshal(m.Content, &blocks)
@@ -186,7 +224,7 @@ func (s *fileState) message(r *row, m *rawMessage) {
 	case KindToolResult:
 		r.tool = m.ToolName + "\n" + cut(contentText(m.Content), capToolArg)
 	case KindBash:
-		r.text, r.tool = m.Command, cut(m.Output, capToolArg)
+		r.prompt, r.tool = m.Command, cut(m.Output, capToolArg)
 	case "branchSummary", "compactionSummary":
 		r.text = m.Summary
 	case "custom", "hookMessage":

@@ -1,30 +1,34 @@
 package sessionindex
 
 import (
+	"bytes"
 	"cmp"
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
+	"io"
 	"math"
+	"os"
 	"slices"
 	"strings"
 	"time"
 )
 
-// rankCap bounds how many entries one query ranks: bm25 costs about 4 µs
-// an entry here, and a word in most entries ("the", "go") would otherwise
-// take seconds on a large index. Past the cap only the most recent
-// entries (of the files first seen last) are ranked; counts are then
-// counted apart.
-const rankCap = 15000
+// rankCap bounds how many entries one query ranks: bm25 costs a few µs an
+// entry, and a word in most entries ("the", "go") would otherwise take
+// seconds on a large index. Past the cap only the most recent entries (of
+// the files first seen last) are ranked; the others are still counted.
+const rankCap = 10000
 
 // snippetTokens is about how many words a snippet has.
 const snippetTokens = 16
 
+// maxSnippetLine bounds the line read back from a session file for a
+// snippet; a longer one (a pasted log) gets none.
+const maxSnippetLine = 8 << 20
+
 // ranking weights bm25's columns and adjusts its score by age (last
-// month's session before last year's, when the words match as well). A
-// variable so the benchmark can measure it against plain bm25.
+// month's session before last year's, when the words match as well) and by
+// how many entries match. A variable so a test can turn a part off.
 var ranking = struct {
 	// Weights of the columns prompt, text, thinking and tool: what the
 	// user wrote is what they remember.
@@ -32,13 +36,17 @@ var ranking = struct {
 	// recent is the boost of an entry from now; it halves every halfLife.
 	recent   float64
 	halfLife time.Duration
+	// more is the boost of a session per e-fold of its matching entries:
+	// a session that is about the words before one that mentions them.
+	more float64
 }{
 	prompt: 1.5, text: 1, thinking: 0.4, tool: 0.5,
 	recent:   0.3,
 	halfLife: 30 * 24 * time.Hour,
+	more:     0.15,
 }
 
-// Hit is the best match in one session.
+// Hit is one session that matches, with the entry that matches best.
 type Hit struct {
 	// Path is the session file.
 	Path string
@@ -48,20 +56,26 @@ type Hit struct {
 	SessionID, Cwd, Name, FirstPrompt string
 	Modified                          time.Time
 
-	// The entry that matched best: its id, its kind (KindUser, …) and time.
+	// The entry that matched best: its id (what the agent's fork and the
+	// tree know it by), its kind (KindUser, …) and its timestamp (zero
+	// when it has none).
 	EntryID string
 	Kind    string
 	Time    time.Time
 	// Ordinal counts the message entries before it in the file, in file
 	// order and on every branch, from 0; for an entry that is no message
-	// (a summary, a name), the messages before it.
-	Ordinal int
-	// Field is the part of the entry that matched: "text", "thinking" or
-	// "tool".
+	// (a summary, a name), the messages before it. Line is the entry's
+	// line number in the file, from 1.
+	Ordinal, Line int
+	// Field is the part of the entry the snippet is from: "text" (what
+	// the user or the assistant wrote), "thinking" or "tool" (a tool call
+	// or its result).
 	Field string
 	// Snippet is a few words around the matches, on one line, with "…"
 	// where text was left out; Matches are the matched words' byte ranges
-	// in it.
+	// in it (RuneRanges converts them). Both are empty when the entry can
+	// no longer be read from the file as it was indexed (the file changed
+	// since: the next Update reads it again).
 	Snippet string
 	Matches []Range
 	// Count is how many entries of the session match.
@@ -72,13 +86,13 @@ type Hit struct {
 
 // Search finds the sessions whose entries hold every word of query (the
 // last one as a prefix, unless query ends with a space), best first, at
-// most limit of them (20 when limit is not positive), with each one's best
+// most limit of them (20 when limit is not positive), each with its best
 // entry. An empty query, or one of no words, finds nothing and is no
-// error. Search stops at ctx's end: the browser cancels it on the next
-// keystroke.
+// error. Search may run on any goroutine, while Update runs too; it stops
+// at ctx's end (the browser cancels it on the next keystroke).
 func (x *Index) Search(ctx context.Context, query string, limit int) ([]Hit, error) {
-	q := ftsQuery(query, x.cfg.tokenizer == tokTrigram)
-	if q == "" {
+	q := parseQuery(query)
+	if q.fts == "" {
 		return nil, nil
 	}
 	if limit <= 0 {
@@ -96,115 +110,222 @@ func (x *Index) Search(ctx context.Context, query string, limit int) ([]Hit, err
 	return hits, err
 }
 
-// cand is a hit while the best ones are picked: with its row and file.
+// cand is a session while the best ones are picked: its best row.
 type cand struct {
-	Hit
-	id, file int64
+	id, file  int64
+	rank      float64 // bm25's, lower is better
+	ts        int64
+	count     int
+	score     float64
+	hit       Hit
+	off, size int64
 }
 
-func (x *Index) search(ctx context.Context, q string, limit int, now time.Time) ([]Hit, error) {
-	// The rowid past which rankCap entries match, if more do.
-	bound := int64(-1)
-	capped := true
-	err := x.rd.QueryRowContext(ctx, `SELECT rowid FROM fts WHERE fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?`,
-		q, rankCap).Scan(&bound)
-	if errors.Is(err, sql.ErrNoRows) {
-		capped, err = false, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	// The best entry of each file, and how many match. SQLite takes the
-	// bare columns from the row where min() found its value.
-	rows, err := x.rd.QueryContext(ctx, `SELECT g.id, g.r, g.n, e.entry, e.ts, e.kind, e.ordinal
-		FROM (SELECT rowid AS id, min(rank) AS r, count(*) AS n FROM fts
-			WHERE fts MATCH ? AND rank MATCH ? AND rowid > ? GROUP BY rowid >> 32) AS g
-		JOIN entries AS e ON e.id = g.id`,
-		q, fmt.Sprintf("bm25(%g, %g, %g, %g)", ranking.prompt, ranking.text, ranking.thinking, ranking.tool), bound)
+func (x *Index) search(ctx context.Context, q query, limit int, now time.Time) ([]Hit, error) {
+	// The newest rankCap matching entries with their bm25 (FTS5 evaluates
+	// the query once and computes bm25 only for the rows it returns).
+	rows, err := x.rd.QueryContext(ctx, fmt.Sprintf(`SELECT rowid, bm25(fts, %g, %g, %g, %g) FROM fts
+		WHERE fts MATCH ? ORDER BY rowid DESC LIMIT %d`,
+		ranking.prompt, ranking.text, ranking.thinking, ranking.tool, rankCap), q.fts)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var cands []*cand
+	byFile := map[int64]*cand{}
+	n, last := 0, int64(0)
 	for rows.Next() {
-		c := &cand{}
-		var ts int64
+		var id int64
 		var rank float64
-		if err := rows.Scan(&c.id, &rank, &c.Count, &c.EntryID, &ts, &c.Kind, &c.Ordinal); err != nil {
+		if err := rows.Scan(&id, &rank); err != nil {
 			return nil, err
 		}
-		if ts > 0 {
-			c.Time = time.UnixMilli(ts)
+		n, last = n+1, id
+		c := byFile[id>>32]
+		if c == nil {
+			c = &cand{id: id, file: id >> 32, rank: rank}
+			byFile[c.file] = c
+		} else if rank < c.rank {
+			c.id, c.rank = id, rank
 		}
-		c.Score = score(rank, c.Time, now)
-		c.file = c.id >> 32
-		cands = append(cands, c)
+		c.count++
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	rows.Close()
+	if n == rankCap {
+		// Too many to rank: the rest are only counted.
+		if err := x.countRest(ctx, q, last, byFile); err != nil {
+			return nil, err
+		}
+	}
+	if len(byFile) == 0 {
+		return nil, nil
+	}
+	cands := make([]*cand, 0, len(byFile))
+	for _, c := range byFile {
+		cands = append(cands, c)
+	}
+	// The timestamps of the best entries, for the boost of recent ones.
+	if err := x.entryRows(ctx, cands, false); err != nil {
+		return nil, err
+	}
+	for _, c := range cands {
+		c.score = score(c.rank, c.ts, c.count, now)
+	}
 	slices.SortFunc(cands, func(a, b *cand) int {
-		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+		if c := cmp.Compare(b.score, a.score); c != 0 {
 			return c
 		}
 		return cmp.Compare(b.id, a.id)
 	})
 	cands = cands[:min(limit, len(cands))]
-	out := make([]Hit, 0, len(cands))
-	for _, c := range cands {
-		if err := x.fill(ctx, q, c, capped); err != nil {
+	if err := x.entryRows(ctx, cands, true); err != nil {
+		return nil, err
+	}
+	if err := x.fileRows(ctx, cands); err != nil {
+		return nil, err
+	}
+	out := make([]Hit, len(cands))
+	for i, c := range cands {
+		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		out = append(out, c.Hit)
+		h := &c.hit
+		h.Count, h.Score = c.count, c.score
+		if c.ts > 0 {
+			h.Time = time.UnixMilli(c.ts)
+		}
+		h.Field, h.Snippet, h.Matches = readSnippet(h.Path, c.off, c.size, h.EntryID, q.phrases)
+		out[i] = *h
 	}
 	return out, nil
 }
 
-// score turns bm25's rank (lower is better) into a score (higher is
-// better) with the boost for recent entries.
-func score(rank float64, at, now time.Time) float64 {
+// countRest counts, per file, the matching entries older than rowid last.
+// Counted here rather than with GROUP BY, which sorts: the rowids come in
+// order.
+func (x *Index) countRest(ctx context.Context, q query, last int64, byFile map[int64]*cand) error {
+	rows, err := x.rd.QueryContext(ctx, `SELECT rowid FROM fts WHERE fts MATCH ? AND rowid < ? ORDER BY rowid DESC`, q.fts, last)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var c *cand
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return err
+		}
+		if c == nil || c.file != id>>32 {
+			if c = byFile[id>>32]; c == nil {
+				// Matches only in entries too old to be ranked: the
+				// session is found, ranked below every ranked one, with
+				// its newest match.
+				c = &cand{id: id, file: id >> 32, rank: math.Inf(1)}
+				byFile[c.file] = c
+			}
+		}
+		c.count++
+	}
+	return rows.Err()
+}
+
+// entryRows reads the candidates' best entries: only the timestamp, or
+// with all everything the hit shows.
+func (x *Index) entryRows(ctx context.Context, cands []*cand, all bool) error {
+	if !all {
+		// Cheap enough for every candidate: a primary-key lookup each,
+		// on the reader's cached pages.
+		stmt, err := x.rd.PrepareContext(ctx, `SELECT ts FROM entries WHERE id = ?`)
+		if err != nil {
+			return err
+		}
+		defer stmt.Close()
+		for _, c := range cands {
+			if err := stmt.QueryRowContext(ctx, c.id).Scan(&c.ts); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, c := range cands {
+		h := &c.hit
+		if err := x.rd.QueryRowContext(ctx, `SELECT entry, ts, kind, ordinal, line, offset, length FROM entries WHERE id = ?`, c.id).
+			Scan(&h.EntryID, &c.ts, &h.Kind, &h.Ordinal, &h.Line, &c.off, &c.size); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fileRows reads what the hits show of their sessions.
+func (x *Index) fileRows(ctx context.Context, cands []*cand) error {
+	stmt, err := x.rd.PrepareContext(ctx, `SELECT path, session, cwd, name, first_prompt, mtime FROM files WHERE id = ?`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for _, c := range cands {
+		h := &c.hit
+		var mtime int64
+		if err := stmt.QueryRowContext(ctx, c.file).Scan(&h.Path, &h.SessionID, &h.Cwd, &h.Name, &h.FirstPrompt, &mtime); err != nil {
+			return err
+		}
+		if mtime > 0 {
+			h.Modified = time.Unix(0, mtime)
+		}
+	}
+	return nil
+}
+
+// score turns bm25's rank (lower is better) into a session's score
+// (higher is better): boosted for a recent entry, and for a session with
+// many matching entries.
+func score(rank float64, ts int64, count int, now time.Time) float64 {
+	if math.IsInf(rank, 1) {
+		return 0
+	}
 	s := -rank
-	if !at.IsZero() && ranking.recent > 0 {
-		age := max(now.Sub(at), 0)
+	if ts > 0 && ranking.recent > 0 {
+		age := max(now.Sub(time.UnixMilli(ts)), 0)
 		s *= 1 + ranking.recent*math.Exp2(-float64(age)/float64(ranking.halfLife))
+	}
+	if count > 1 {
+		s *= 1 + ranking.more*math.Log(float64(count))
 	}
 	return s
 }
 
-// fill adds to a hit what the browser shows: the session's title fields,
-// the snippet and how many entries match.
-func (x *Index) fill(ctx context.Context, q string, h *cand, count bool) error {
-	file := h.file
-	var mtime int64
-	if err := x.rd.QueryRowContext(ctx, `SELECT path, session, cwd, name, first_prompt, mtime FROM files WHERE id = ?`,
-		file).Scan(&h.Path, &h.SessionID, &h.Cwd, &h.Name, &h.FirstPrompt, &mtime); err != nil {
-		return err
+// readSnippet reads an entry's line back from its session file (the index
+// keeps no copy of the text) and makes its snippet from the field that
+// matches best.
+func readSnippet(path string, off, size int64, entryID string, phrases []phrase) (field, text string, ranges []Range) {
+	if size <= 0 || size > maxSnippetLine {
+		return "", "", nil
 	}
-	if mtime > 0 {
-		h.Modified = time.Unix(0, mtime)
+	f, err := os.Open(path)
+	if err != nil {
+		return "", "", nil
 	}
-	var s [4]string
-	if err := x.rd.QueryRowContext(ctx, `SELECT snippet(fts, 0, char(1), char(2), '…', ?1),
-		snippet(fts, 1, char(1), char(2), '…', ?1), snippet(fts, 2, char(1), char(2), '…', ?1),
-		snippet(fts, 3, char(1), char(2), '…', ?1)
-		FROM fts WHERE fts MATCH ?2 AND rowid = ?3`, snippetTokens, q, h.id).Scan(&s[0], &s[1], &s[2], &s[3]); err != nil {
-		return err
+	defer f.Close()
+	buf := make([]byte, size)
+	if _, err := f.ReadAt(buf, off); err != nil && err != io.EOF {
+		return "", "", nil
 	}
-	for i, field := range []string{"text", "text", "thinking", "tool"} {
-		if strings.ContainsRune(s[i], markOpen) {
-			h.Field = field
-			h.Snippet, h.Matches = parseSnippet(s[i])
-			break
+	r, ok := entryFields(bytes.TrimSpace(buf))
+	if !ok || r.entry != entryID && !(r.entry == "" && strings.HasPrefix(entryID, "v1-")) {
+		return "", "", nil // the file changed since it was indexed
+	}
+	var best snippetScore
+	for _, c := range []struct{ field, s string }{{"text", r.prompt}, {"text", r.text}, {"thinking", r.think}, {"tool", r.tool}} {
+		if c.s == "" {
+			continue
+		}
+		s, rs, sc := snippet(c.s, phrases, snippetTokens)
+		if field == "" || sc.better(best) {
+			field, text, ranges, best = c.field, s, rs, sc
 		}
 	}
-	if h.Field == "" { // words matched in different columns
-		h.Field = "text"
-		h.Snippet, h.Matches = parseSnippet(s[0] + s[1])
-	}
-	if !count {
-		return nil
-	}
-	return x.rd.QueryRowContext(ctx, `SELECT count(*) FROM fts WHERE fts MATCH ? AND rowid BETWEEN ? AND ?`,
-		q, file<<32, file<<32|(1<<32-1)).Scan(&h.Count)
+	return field, text, ranges
 }

@@ -4,14 +4,14 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
-// The snippet markers SQLite puts around matches. They are taken out of
-// indexed text, so each one in a snippet is a marker.
-const (
-	markOpen  = '\x01'
-	markClose = '\x02'
-)
+// What FTS5's unicode61 tokenizer does, done again in Go: the query is
+// split into the same tokens the index holds, and a snippet's matches are
+// found in an entry's text without asking SQLite for it (the index keeps no
+// copy of the text; see the package doc).
 
 // zwsp separates neighbouring CJK characters so that unicode61 makes each
 // one a token (it is a format character, which unicode61 treats as a
@@ -22,21 +22,23 @@ func isCJK(r rune) bool {
 	return r >= 0x2e80 && (unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r))
 }
 
-// clean prepares text for the index: cut to max bytes, markers and invalid
-// UTF-8 replaced, and with cjk a zero-width space between CJK characters.
-func clean(s string, max int, cjk bool) string {
-	s = cut(s, max)
-	if s == "" {
-		return s
+// isTokenRune is what unicode61 keeps in tokens: letters, numbers and
+// private-use characters; everything else separates tokens.
+func isTokenRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
 	}
-	need := !utf8.ValidString(s)
+	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Co, r)
+}
+
+// clean prepares text for the index: cut to max bytes, and a zero-width
+// space put between neighbouring CJK characters.
+func clean(s string, max int) string {
+	s = cut(s, max)
+	need := false
 	prevCJK := false
 	for _, r := range s {
-		if r == markOpen || r == markClose || r == zwsp {
-			need = true
-			break
-		}
-		c := cjk && isCJK(r)
+		c := r >= 0x2e80 && isCJK(r)
 		if c && prevCJK {
 			need = true
 			break
@@ -47,16 +49,10 @@ func clean(s string, max int, cjk bool) string {
 		return s
 	}
 	var sb strings.Builder
-	sb.Grow(len(s) + len(s)/4)
+	sb.Grow(len(s) + len(s)/2)
 	prevCJK = false
-	for _, r := range s { // invalid bytes come as U+FFFD
-		switch r {
-		case markOpen, markClose, zwsp:
-			sb.WriteByte(' ')
-			prevCJK = false
-			continue
-		}
-		c := cjk && isCJK(r)
+	for _, r := range s {
+		c := r >= 0x2e80 && isCJK(r)
 		if c && prevCJK {
 			sb.WriteRune(zwsp)
 		}
@@ -66,97 +62,139 @@ func clean(s string, max int, cjk bool) string {
 	return sb.String()
 }
 
-// Range is a match in a snippet, in bytes: Snippet[Start:End].
-type Range struct{ Start, End int }
-
-// parseSnippet turns SQLite's snippet, with markers around matches and the
-// zero-width spaces clean added, into plain text and the matches' ranges.
-func parseSnippet(s string) (string, []Range) {
-	var sb strings.Builder
-	sb.Grow(len(s))
-	var ranges []Range
-	open := -1
-	for _, r := range s {
-		switch r {
-		case zwsp:
-		case markOpen:
-			open = sb.Len()
-		case markClose:
-			if open >= 0 && sb.Len() > open {
-				if n := len(ranges); n > 0 && ranges[n-1].End == open {
-					ranges[n-1].End = sb.Len() // neighbouring CJK tokens: one match
-				} else {
-					ranges = append(ranges, Range{open, sb.Len()})
-				}
-			}
-			open = -1
-		case '\n', '\r', '\t':
-			sb.WriteByte(' ')
-		default:
-			sb.WriteRune(r)
-		}
-	}
-	return sb.String(), ranges
-}
-
-// isTokenRune is what unicode61 keeps in tokens: letters, numbers and
-// private-use characters.
-func isTokenRune(r rune) bool {
-	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Co, r)
-}
-
-// ftsQuery turns what the user typed into an FTS5 query that cannot fail to
-// parse: every word is a quoted phrase (FTS5 splits it into tokens as it
-// split the text, so "src/main.go" is a phrase of three), words are ANDed,
-// and unless the query ends with a space the last word is a prefix, so
-// results come while typing. Words without a letter or digit are dropped.
-// With trigram, words of fewer than three characters are dropped (they match
-// nothing) and no prefix is needed. It returns "" when nothing is left.
-func ftsQuery(q string, trigram bool) string {
-	words := strings.Fields(q)
-	endsInSpace := len(q) > 0 && strings.TrimRightFunc(q, unicode.IsSpace) != q
-	var parts []string
-	for i, w := range words {
-		w = clean(w, len(w), !trigram)
-		w = strings.Map(func(r rune) rune {
-			if r == markOpen || r == markClose || r == utf8.RuneError {
-				return ' '
-			}
-			return r
-		}, w)
-		if strings.IndexFunc(w, isTokenRune) < 0 {
-			continue
-		}
-		if trigram && utf8.RuneCountInString(w) < 3 {
-			continue
-		}
-		phrase := `"` + strings.ReplaceAll(w, `"`, `""`) + `"`
-		if !trigram && i == len(words)-1 && !endsInSpace && prefixable(w) {
-			phrase += "*"
-		}
-		parts = append(parts, phrase)
-	}
-	return strings.Join(parts, " ")
-}
-
-// prefixable reports whether the last token of a word is worth a prefix
-// query: two characters at least (one matches too much to be quick or
-// useful), and not CJK, which is a token per character anyway.
-func prefixable(w string) bool {
-	n, last := 0, rune(0)
-	for i := len(w); i > 0; {
-		r, size := utf8.DecodeLastRuneInString(w[:i])
-		i -= size
+// tokens calls fn with the byte range of each token of s as the index has
+// it: runs of token runes, split between neighbouring CJK characters.
+func tokens(s string, fn func(start, end int)) {
+	start := -1
+	prevCJK := false
+	for i, r := range s {
 		if !isTokenRune(r) {
-			if n == 0 {
-				continue // trailing punctuation: the token before it counts
+			if start >= 0 {
+				fn(start, i)
+				start = -1
 			}
+			prevCJK = false
+			continue
+		}
+		c := r >= 0x2e80 && isCJK(r)
+		if start >= 0 && c && prevCJK {
+			fn(start, i)
+			start = -1
+		}
+		if start < 0 {
+			start = i
+		}
+		prevCJK = c
+	}
+	if start >= 0 {
+		fn(start, len(s))
+	}
+}
+
+// fold is a token as the index compares it: lower case, diacritics
+// removed (unicode61's remove_diacritics 2 for the scripts it knows; for
+// others this may fold more than SQLite does, which only affects what a
+// snippet highlights).
+func fold(tok string) string {
+	ascii := true
+	lower := true
+	for i := 0; i < len(tok); i++ {
+		c := tok[i]
+		if c >= utf8.RuneSelf {
+			ascii = false
 			break
 		}
-		if n == 0 {
-			last = r
+		if 'A' <= c && c <= 'Z' {
+			lower = false
 		}
-		n++
 	}
-	return n >= 2 && !isCJK(last)
+	if ascii {
+		if lower {
+			return tok
+		}
+		return strings.ToLower(tok)
+	}
+	var sb strings.Builder
+	sb.Grow(len(tok))
+	for _, r := range tok {
+		r = unicode.ToLower(r)
+		if r < utf8.RuneSelf {
+			sb.WriteRune(r)
+			continue
+		}
+		var buf [utf8.UTFMax]byte
+		n := utf8.EncodeRune(buf[:], r)
+		d := norm.NFD.Properties(buf[:n]).Decomposition()
+		if d == nil {
+			if !unicode.Is(unicode.Mn, r) {
+				sb.WriteRune(r)
+			}
+			continue
+		}
+		for _, dr := range string(d) {
+			if !unicode.Is(unicode.Mn, dr) {
+				sb.WriteRune(unicode.ToLower(dr))
+			}
+		}
+	}
+	return sb.String()
+}
+
+// phrase is one word of a query: its tokens, folded, and whether the last
+// one is a prefix.
+type phrase struct {
+	tokens []string
+	prefix bool
+}
+
+// query is what the user typed, as an FTS5 query and as the phrases a
+// snippet looks for.
+type query struct {
+	fts     string
+	phrases []phrase
+}
+
+// parseQuery turns what the user typed into an FTS5 query that cannot fail
+// to parse: every word becomes a quoted phrase of its tokens, which hold
+// only letters and digits (so quotes, *, -, :, ^, parentheses and the words
+// AND, OR, NOT and NEAR are text, never syntax; "src/main.go" is the phrase
+// src main go), and the phrases are ANDed. Unless the query ends with a
+// space the last word's last token is a prefix, so results come while
+// typing; not when it is a single character (it would match too much to be
+// quick or useful) or CJK (a token per character anyway). Words without a
+// letter or digit are dropped; the query is empty ("") when nothing is left.
+func parseQuery(q string) query {
+	words := strings.Fields(q)
+	endsInSpace := len(q) > 0 && strings.TrimRightFunc(q, unicode.IsSpace) != q
+	var out query
+	var sb strings.Builder
+	for i, w := range words {
+		var raw, folded []string
+		tokens(w, func(start, end int) {
+			raw = append(raw, w[start:end])
+			folded = append(folded, fold(w[start:end]))
+		})
+		if len(raw) == 0 {
+			continue
+		}
+		p := phrase{tokens: folded}
+		if i == len(words)-1 && !endsInSpace {
+			last := raw[len(raw)-1]
+			r, _ := utf8.DecodeLastRuneInString(last)
+			p.prefix = utf8.RuneCountInString(last) >= 2 && !isCJK(r)
+		}
+		if sb.Len() > 0 {
+			sb.WriteByte(' ')
+		}
+		sb.WriteByte('"')
+		// Tokens hold no quote; doubled all the same, as FTS5 escapes one.
+		sb.WriteString(strings.ReplaceAll(strings.Join(raw, " "), `"`, `""`))
+		sb.WriteByte('"')
+		if p.prefix {
+			sb.WriteByte('*')
+		}
+		out.phrases = append(out.phrases, p)
+	}
+	out.fts = sb.String()
+	return out
 }

@@ -73,12 +73,17 @@ type fileRow struct {
 // sessionfiles.Roots gives them): new files are added, grown ones read from
 // where the last Update stopped, rewritten ones read again, removed ones
 // dropped. Files are taken newest first, so recent sessions are searchable
-// soonest. progress, when set, is called after each file with how many of
-// the total are done. It stops at ctx's end (between files, and between
+// soonest. It stops at ctx's end (between files, and between
 // batches of a large file) with what it has done so far kept; the next
 // Update goes on from there. A damaged index is rebuilt and the update run
 // again. One Update runs at a time; others wait.
-func (x *Index) Update(ctx context.Context, roots []string, progress func(done, total int)) (UpdateStats, error) {
+func (x *Index) Update(ctx context.Context, roots []string) (UpdateStats, error) {
+	return x.UpdateProgress(ctx, roots, nil)
+}
+
+// UpdateProgress is Update calling progress, when it is not nil, after each
+// file with how many of the total are done.
+func (x *Index) UpdateProgress(ctx context.Context, roots []string, progress func(done, total int)) (UpdateStats, error) {
 	x.upd.Lock()
 	defer x.upd.Unlock()
 	ctx, cancel := context.WithCancel(ctx)
@@ -207,7 +212,7 @@ func (x *Index) addFiles(ctx context.Context, files []todo, known map[string]*fi
 }
 
 func (x *Index) loadFiles(ctx context.Context) (map[string]*fileRow, error) {
-	rows, err := x.wr.QueryContext(ctx, `SELECT id, path, size, mtime, indexed, head, tail, lines, entries, messages, seq,
+	rows, err := x.wr.QueryContext(ctx, `SELECT id, path, size, mtime, indexed, head, tail, lines, physical, entries, messages, seq,
 		header, session, cwd, name, first_prompt, created, skipped FROM files`)
 	if err != nil {
 		return nil, err
@@ -217,7 +222,7 @@ func (x *Index) loadFiles(ctx context.Context) (map[string]*fileRow, error) {
 	for rows.Next() {
 		f := &fileRow{}
 		s := &f.state
-		if err := rows.Scan(&f.id, &f.path, &f.size, &f.mtime, &f.indexed, &f.head, &f.tail, &s.lines, &s.entries,
+		if err := rows.Scan(&f.id, &f.path, &f.size, &f.mtime, &f.indexed, &f.head, &f.tail, &s.lines, &s.physical, &s.entries,
 			&s.messages, &s.seq, &s.header, &s.session, &s.cwd, &s.name, &s.prompt, &s.created, &f.skipped); err != nil {
 			return nil, err
 		}
@@ -263,6 +268,7 @@ func (x *Index) indexFile(ctx context.Context, f *fileRow, st os.FileInfo, stats
 	w := &batchWriter{x: x, f: f, file: file}
 	lr := sessionfiles.NewLineReader(file, from)
 	s := &f.state
+	base := s.physical
 	for {
 		if s.lines%64 == 0 && ctx.Err() != nil {
 			w.flush(ctx, false, 0, 0)
@@ -303,8 +309,11 @@ func (x *Index) indexFile(ctx context.Context, f *fileRow, st os.FileInfo, stats
 			s.lines--
 			break // being written, or cut off: read again next time
 		}
+		s.physical = base + lr.Line()
 		if decode {
-			if r, ok := s.take(line, x.cfg.tokenizer != tokTrigram); ok {
+			if r, ok := s.take(line); ok {
+				r.line = s.physical
+				r.offset, r.length = f.indexed, lr.End()-f.indexed
 				if err := w.add(ctx, r); err != nil {
 					return err
 				}
@@ -404,7 +413,7 @@ func (w *batchWriter) flush(ctx context.Context, done bool, size, mtime int64) e
 		}
 	}
 	if len(w.rows) > 0 {
-		ins, err := tx.PrepareContext(ctx, `INSERT INTO entries(id, entry, ts, kind, ordinal) VALUES(?, ?, ?, ?, ?)`)
+		ins, err := tx.PrepareContext(ctx, `INSERT INTO entries(id, entry, ts, kind, ordinal, line, offset, length) VALUES(?, ?, ?, ?, ?, ?, ?, ?)`)
 		if err != nil {
 			return err
 		}
@@ -418,7 +427,7 @@ func (w *batchWriter) flush(ctx context.Context, done bool, size, mtime int64) e
 		for _, r := range w.rows {
 			id := f.id<<32 | int64(s.seq)
 			s.seq++
-			if _, err := ins.ExecContext(ctx, id, r.entry, r.ts, r.kind, r.ordinal); err != nil {
+			if _, err := ins.ExecContext(ctx, id, r.entry, r.ts, r.kind, r.ordinal, r.line, r.offset, r.length); err != nil {
 				return err
 			}
 			if _, err := fts.ExecContext(ctx, id, r.prompt, r.text, r.think, r.tool); err != nil {
@@ -428,9 +437,9 @@ func (w *batchWriter) flush(ctx context.Context, done bool, size, mtime int64) e
 	}
 	s := &f.state
 	if _, err := tx.ExecContext(ctx, `UPDATE files SET size = ?, mtime = ?, indexed = ?, head = ?, tail = ?, lines = ?,
-		entries = ?, messages = ?, seq = ?, header = ?, session = ?, cwd = ?, name = ?, first_prompt = ?, created = ?,
+		physical = ?, entries = ?, messages = ?, seq = ?, header = ?, session = ?, cwd = ?, name = ?, first_prompt = ?, created = ?,
 		skipped = ? WHERE id = ?`,
-		size, mtime, f.indexed, f.head, f.tail, s.lines, s.entries, s.messages, s.seq, s.header, s.session, s.cwd,
+		size, mtime, f.indexed, f.head, f.tail, s.lines, s.physical, s.entries, s.messages, s.seq, s.header, s.session, s.cwd,
 		s.name, s.prompt, s.created, f.skipped, f.id); err != nil {
 		return err
 	}
