@@ -140,7 +140,8 @@ func phraseAt(toks []tok, i int, ph phrase) bool {
 func render(text string, toks []tok, ws, we int, ms []match) (string, []Range) {
 	var w lineWriter
 	if ws > 0 {
-		w.sb.WriteString("…")
+		w.sb.WriteString("… ")
+		w.space = true
 	}
 	var ranges []Range
 	mi := 0

@@ -22,13 +22,16 @@ func isCJK(r rune) bool {
 	return r >= 0x2e80 && (unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r))
 }
 
-// isTokenRune is what unicode61 keeps in tokens: letters, numbers and
-// private-use characters; everything else separates tokens.
+// isTokenRune is what unicode61 keeps in tokens: letters, numbers,
+// private-use characters and the combining diacritics (é written as e and
+// U+0301 is one token); everything else, other marks too, separates tokens. (SQLite's tables are of
+// an older Unicode: a character assigned since, such as an emoji of 2014,
+// may be a token character there and not here.)
 func isTokenRune(r rune) bool {
 	if r < utf8.RuneSelf {
 		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
 	}
-	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Co, r)
+	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Co, r) || isDiacritic(r)
 }
 
 // clean prepares text for the index: cut to max bytes, and a zero-width
@@ -91,10 +94,9 @@ func tokens(s string, fn func(start, end int)) {
 	}
 }
 
-// fold is a token as the index compares it: lower case, diacritics
-// removed (unicode61's remove_diacritics 2 for the scripts it knows; for
-// others this may fold more than SQLite does, which only affects what a
-// snippet highlights).
+// fold is a token as the index compares it: lower case, and Latin letters
+// without their diacritics, as unicode61 with remove_diacritics 2 folds
+// them (Greek, Cyrillic and kana keep theirs).
 func fold(tok string) string {
 	ascii := true
 	lower := true
@@ -118,27 +120,34 @@ func fold(tok string) string {
 	sb.Grow(len(tok))
 	for _, r := range tok {
 		r = unicode.ToLower(r)
-		if r < utf8.RuneSelf {
+		switch {
+		case r < utf8.RuneSelf:
 			sb.WriteRune(r)
-			continue
-		}
-		var buf [utf8.UTFMax]byte
-		n := utf8.EncodeRune(buf[:], r)
-		d := norm.NFD.Properties(buf[:n]).Decomposition()
-		if d == nil {
-			if !unicode.Is(unicode.Mn, r) {
+		case isDiacritic(r):
+		case r == 'ς':
+			sb.WriteRune('σ')
+		case unicode.Is(unicode.Latin, r):
+			var buf [utf8.UTFMax]byte
+			n := utf8.EncodeRune(buf[:], r)
+			d := norm.NFD.Properties(buf[:n]).Decomposition()
+			if d == nil {
 				sb.WriteRune(r)
+				continue
 			}
-			continue
-		}
-		for _, dr := range string(d) {
-			if !unicode.Is(unicode.Mn, dr) {
-				sb.WriteRune(unicode.ToLower(dr))
+			for _, dr := range string(d) {
+				if !isDiacritic(dr) {
+					sb.WriteRune(unicode.ToLower(dr))
+				}
 			}
+		default:
+			sb.WriteRune(r)
 		}
 	}
 	return sb.String()
 }
+
+// isDiacritic is a combining diacritical mark, which unicode61 drops.
+func isDiacritic(r rune) bool { return 0x300 <= r && r <= 0x36f }
 
 // phrase is one word of a query: its tokens, folded, and whether the last
 // one is a prefix.
@@ -160,7 +169,8 @@ type query struct {
 // AND, OR, NOT and NEAR are text, never syntax; "src/main.go" is the phrase
 // src main go), and the phrases are ANDed. Unless the query ends with a
 // space the last word's last token is a prefix, so results come while
-// typing; not when it is a single character (it would match too much to be
+// typing (a word that ends in * is one anywhere); not when it is a single
+// character (it would match too much to be
 // quick or useful) or CJK (a token per character anyway). Words without a
 // letter or digit are dropped; the query is empty ("") when nothing is left.
 func parseQuery(q string) query {
@@ -178,7 +188,7 @@ func parseQuery(q string) query {
 			continue
 		}
 		p := phrase{tokens: folded}
-		if i == len(words)-1 && !endsInSpace {
+		if strings.HasSuffix(w, "*") || i == len(words)-1 && !endsInSpace {
 			last := raw[len(raw)-1]
 			r, _ := utf8.DecodeLastRuneInString(last)
 			p.prefix = utf8.RuneCountInString(last) >= 2 && !isCJK(r)
