@@ -48,7 +48,9 @@ var defaultConfig = config{tokenizer: tokUnicode, prefix: ", prefix='2 3'"}
 // Searches may run from other goroutines while it does.
 type Index struct {
 	dir string
-	cfg config
+	// temp is set when dir is a temporary folder of Open's own.
+	temp bool
+	cfg  config
 
 	// mu guards the connections: Update and Search hold it for reading,
 	// a rebuild and Close for writing.
@@ -68,26 +70,45 @@ type Index struct {
 	notes  []string
 }
 
-// Open opens the index in dir (creating dir), or builds an empty one when
-// there is none or the one there cannot be used: a file that is no SQLite
-// database, a truncated or damaged one, one of another schema version. Such
-// a file is removed; Note says so. When dir itself cannot be used, the index
-// goes into a new folder under the system's temporary folder. An error is
-// returned only when no index can be opened anywhere.
+// DefaultDir is the folder the app keeps the index in:
+// knightcode-desktop/index in the user's cache folder (os.UserCacheDir).
+func DefaultDir() (string, error) {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(cache, "knightcode-desktop", "index"), nil
+}
+
+// Open opens the index in dir (creating dir; DefaultDir when dir is ""),
+// or builds an empty one when there is none or the one there cannot be
+// used: a file that is no SQLite database, a truncated or damaged one, one
+// of another schema version. Such a file is removed; Note says so. When dir
+// itself cannot be used, the index goes into a new folder under the
+// system's temporary folder, removed at Close. An error is returned only
+// when no index can be opened anywhere. Open reads no session file: Update
+// does.
 func Open(dir string) (*Index, error) { return open(dir, defaultConfig) }
 
 func open(dir string, cfg config) (*Index, error) {
 	x := &Index{dir: dir, cfg: cfg}
 	x.life, x.stop = context.WithCancel(context.Background())
-	err := x.openIn(dir)
+	err := errors.New("no cache folder")
+	if dir == "" {
+		x.dir, err = DefaultDir()
+	}
+	if x.dir != "" {
+		err = x.openIn(x.dir)
+	}
 	if err != nil {
 		tmp, terr := os.MkdirTemp("", "knightcode-index-")
 		if terr != nil {
 			return nil, fmt.Errorf("session index: %v; no temporary folder either: %v", err, terr)
 		}
-		x.note("the index cannot be kept in %s (%v): using %s until the app restarts", dir, err, tmp)
-		x.dir = tmp
+		x.note("the index cannot be kept in %s (%v): using %s until the app restarts", x.dir, err, tmp)
+		x.dir, x.temp = tmp, true
 		if err = x.openIn(tmp); err != nil {
+			os.RemoveAll(tmp)
 			return nil, fmt.Errorf("session index: %w", err)
 		}
 	}
@@ -335,12 +356,19 @@ func (x *Index) closeDBs() error {
 	return err
 }
 
-// Close stops a running Update and closes the index.
+// Close stops a running Update and closes the index; it waits for the
+// Update to stop and for searches under way to end. Closing twice is no
+// error.
 func (x *Index) Close() error {
 	x.stop()
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	return x.closeDBs()
+	err := x.closeDBs()
+	if x.temp {
+		os.RemoveAll(x.dir)
+		x.temp = false
+	}
+	return err
 }
 
 // ErrClosed is returned by Update and Search on a closed index.

@@ -16,13 +16,17 @@ import (
 	"knightcode.ai/desktop/sessionfiles"
 )
 
-// Bounds on one write transaction: what a batch holds in memory, and how
-// long searches wait for a writer (they do not: WAL readers never wait, but
-// the log and FTS5's pending terms grow with a batch).
-const (
+// Bounds on one write transaction: what a batch holds in memory (searches
+// do not wait for a writer, WAL readers never do, but the log and FTS5's
+// pending terms grow with a batch). Variables so tests can make them small.
+var (
 	batchBytes = 4 << 20
 	batchRows  = 4000
 )
+
+// testHookBatch, when set, is called after each batch of a file that is
+// not its last: tests stop an Update there.
+var testHookBatch func()
 
 // probeLines is how many lines a file without a header may go without a
 // session entry before it is taken for no session, as sessionfiles does.
@@ -93,6 +97,7 @@ func (x *Index) UpdateProgress(ctx context.Context, roots []string, progress fun
 
 	var stats UpdateStats
 	var err error
+	rebuilt := false
 	for attempt := 0; ; attempt++ {
 		x.mu.RLock()
 		broken, wr := x.broken.Load(), x.wr
@@ -114,8 +119,9 @@ func (x *Index) UpdateProgress(ctx context.Context, roots []string, progress fun
 		if rerr := x.rebuild(err); rerr != nil {
 			return stats, fmt.Errorf("session index: rebuilding: %w", rerr)
 		}
-		stats.Rebuilt = true
+		rebuilt = true
 	}
+	stats.Rebuilt = rebuilt
 	stats.Duration = time.Since(start)
 	return stats, err
 }
@@ -446,6 +452,9 @@ func (w *batchWriter) flush(ctx context.Context, done bool, size, mtime int64) e
 	if err := tx.Commit(); err != nil {
 		return err
 	}
+	if !done && testHookBatch != nil {
+		testHookBatch()
+	}
 	w.added += len(w.rows)
 	w.rows, w.bytes = w.rows[:0], 0
 	f.size, f.mtime = size, mtime
@@ -456,7 +465,7 @@ func (w *batchWriter) flush(ctx context.Context, done bool, size, mtime int64) e
 // forget its files row too.
 func (x *Index) dropFile(ctx context.Context, f *fileRow, forget bool) error {
 	lo, hi := f.id<<32, f.id<<32|(1<<32-1)
-	for from := lo; from <= hi; from += batchRows {
+	for from := lo; from <= hi; from += int64(batchRows) {
 		var n int64
 		err := func() error {
 			tx, err := x.wr.BeginTx(ctx, nil)
@@ -464,7 +473,7 @@ func (x *Index) dropFile(ctx context.Context, f *fileRow, forget bool) error {
 				return err
 			}
 			defer tx.Rollback()
-			to := min(from+batchRows-1, hi)
+			to := min(from+int64(batchRows)-1, hi)
 			if _, err := tx.ExecContext(ctx, `DELETE FROM fts WHERE rowid BETWEEN ? AND ?`, from, to); err != nil {
 				return err
 			}
