@@ -148,7 +148,7 @@ func (x *Index) connect(path string) error {
 		wr.Close()
 		return err
 	}
-	rd, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(10000)&_pragma=query_only(1)&_pragma=cache_size(-16000)&_pragma=mmap_size(268435456)")
+	rd, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(10000)&_pragma=query_only(1)&_pragma=cache_size(-16000)")
 	if err != nil {
 		wr.Close()
 		return err

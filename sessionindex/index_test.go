@@ -2,6 +2,7 @@ package sessionindex
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -323,5 +324,48 @@ func TestRanking(t *testing.T) {
 	hits, err := x.Search(context.Background(), "kubernetes", 2)
 	if err != nil || len(hits) != 2 {
 		t.Fatalf("limit: %d, %v", len(hits), err)
+	}
+}
+
+// TestLimitIsPrefix: the best few hits are the first of the many, whatever
+// the limit (Search reads timestamps only for the candidates that can make
+// the limit).
+func TestLimitIsPrefix(t *testing.T) {
+	root := t.TempDir()
+	// Sessions of the last two days, and an age boost that halves in
+	// six hours: the timestamps change the order.
+	old := ranking.halfLife
+	ranking.halfLife = 6 * time.Hour
+	t.Cleanup(func() { ranking.halfLife = old })
+	g := newSessionGen(5)
+	start := time.Now().Add(-48 * time.Hour)
+	os.MkdirAll(filepath.Join(root, "--p--"), 0o755)
+	for i := range 16 {
+		at := start.Add(time.Duration(i) * 3 * time.Hour)
+		if _, err := g.write(filepath.Join(root, "--p--", fmt.Sprintf("s%02d.jsonl", i)), int64(40+i%5*30)<<10, "/p", at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	x := openTest(t)
+	update(t, x, root)
+	for _, q := range []string{"the", "goroutine", "config", "数据库", "cafe"} {
+		all, err := x.Search(context.Background(), q, 1000)
+		if err != nil || len(all) < 5 {
+			t.Fatalf("%q: %d hits, %v", q, len(all), err)
+		}
+		for _, limit := range []int{1, 3, 5} {
+			few, err := x.Search(context.Background(), q, limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := sessionNames(few), sessionNames(all[:limit]); !slices.Equal(got, want) {
+				t.Fatalf("%q limit %d: %q, want %q", q, limit, got, want)
+			}
+		}
+		for i := 1; i < len(all); i++ {
+			if all[i].Score > all[i-1].Score {
+				t.Fatalf("%q: not in order of score at %d", q, i)
+			}
+		}
 	}
 }

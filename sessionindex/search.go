@@ -166,21 +166,11 @@ func (x *Index) search(ctx context.Context, q query, limit int, now time.Time) (
 	for _, c := range byFile {
 		cands = append(cands, c)
 	}
-	// The timestamps of the best entries, for the boost of recent ones.
-	if err := x.entryRows(ctx, cands, false); err != nil {
+	cands, err = x.pickTop(ctx, cands, limit, now)
+	if err != nil {
 		return nil, err
 	}
-	for _, c := range cands {
-		c.score = score(c.rank, c.ts, c.count, now)
-	}
-	slices.SortFunc(cands, func(a, b *cand) int {
-		if c := cmp.Compare(b.score, a.score); c != 0 {
-			return c
-		}
-		return cmp.Compare(b.id, a.id)
-	})
-	cands = cands[:min(limit, len(cands))]
-	if err := x.entryRows(ctx, cands, true); err != nil {
+	if err := x.entryRows(ctx, cands); err != nil {
 		return nil, err
 	}
 	if err := x.fileRows(ctx, cands); err != nil {
@@ -231,28 +221,59 @@ func (x *Index) countRest(ctx context.Context, q query, last int64, byFile map[i
 	return rows.Err()
 }
 
-// entryRows reads the candidates' best entries: only the timestamp, or
-// with all everything the hit shows.
-func (x *Index) entryRows(ctx context.Context, cands []*cand, all bool) error {
-	if !all {
-		// Cheap enough for every candidate: a primary-key lookup each,
-		// on the reader's cached pages.
-		stmt, err := x.rd.PrepareContext(ctx, `SELECT ts FROM entries WHERE id = ?`)
-		if err != nil {
-			return err
+// pickTop returns the limit best candidates, best first. A score needs
+// the best entry's timestamp, one lookup each: the score without the boost
+// for age, times the largest boost, bounds it, and timestamps are read in
+// the order of that bound until no candidate left can beat the limit-th.
+func (x *Index) pickTop(ctx context.Context, cands []*cand, limit int, now time.Time) ([]*cand, error) {
+	bound := func(c *cand) float64 {
+		s := score(c.rank, 0, c.count, now)
+		if s > 0 {
+			s *= 1 + ranking.recent
 		}
-		defer stmt.Close()
-		for _, c := range cands {
-			if err := stmt.QueryRowContext(ctx, c.id).Scan(&c.ts); err != nil {
-				return err
-			}
-		}
-		return nil
+		return s
 	}
 	for _, c := range cands {
+		c.score = bound(c)
+	}
+	order := func(a, b *cand) int {
+		if c := cmp.Compare(b.score, a.score); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.id, a.id)
+	}
+	slices.SortFunc(cands, order)
+	stmt, err := x.rd.PrepareContext(ctx, `SELECT ts FROM entries WHERE id = ?`)
+	if err != nil {
+		return nil, err
+	}
+	defer stmt.Close()
+	var top []*cand // scored, best first, at most limit
+	for _, c := range cands {
+		if len(top) == limit && c.score < top[limit-1].score {
+			break
+		}
+		if err := stmt.QueryRowContext(ctx, c.id).Scan(&c.ts); err != nil {
+			return nil, err
+		}
+		c.score = score(c.rank, c.ts, c.count, now)
+		i, _ := slices.BinarySearchFunc(top, c, order)
+		top = slices.Insert(top, i, c)
+		top = top[:min(len(top), limit)]
+	}
+	return top, nil
+}
+
+// entryRows reads what the hits show of their best entries.
+func (x *Index) entryRows(ctx context.Context, cands []*cand) error {
+	stmt, err := x.rd.PrepareContext(ctx, `SELECT entry, ts, kind, ordinal, line, offset, length FROM entries WHERE id = ?`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for _, c := range cands {
 		h := &c.hit
-		if err := x.rd.QueryRowContext(ctx, `SELECT entry, ts, kind, ordinal, line, offset, length FROM entries WHERE id = ?`, c.id).
-			Scan(&h.EntryID, &c.ts, &h.Kind, &h.Ordinal, &h.Line, &c.off, &c.size); err != nil {
+		if err := stmt.QueryRowContext(ctx, c.id).Scan(&h.EntryID, &c.ts, &h.Kind, &h.Ordinal, &h.Line, &c.off, &c.size); err != nil {
 			return err
 		}
 	}
