@@ -42,10 +42,20 @@ type StartError struct {
 	Output string
 	// StderrTail is the end of what the process wrote to stderr.
 	StderrTail string
+	// Reason, when set, is what a Launcher said about the failure; it
+	// replaces the first line of Error.
+	Reason string
 }
 
 func (e *StartError) Error() string {
 	var b strings.Builder
+	if e.Reason != "" {
+		b.WriteString(e.Reason)
+		if tail := lastLines(e.StderrTail, 5); tail != "" {
+			fmt.Fprintf(&b, "\n%s", tail)
+		}
+		return b.String()
+	}
 	switch e.Kind {
 	case NotFound:
 		fmt.Fprintf(&b, "agent not found: %s", e.Path)
