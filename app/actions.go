@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 	native "github.com/sqweek/dialog"
 
+	"knightcode.ai/desktop/model"
 	"knightcode.ai/desktop/widgets"
 )
 
@@ -75,7 +76,7 @@ func (w *Window) actionFork() {
 		return
 	}
 	w.bg.Go(func(ctx context.Context) {
-		ctx, cancel := context.WithTimeout(ctx, callTimeout)
+		ctx, cancel := context.WithTimeout(ctx, model.CallTimeout)
 		defer cancel()
 		msgs, err := w.controller.ForkMessages(ctx)
 		if w.bg.ctx.Err() != nil {
@@ -92,7 +93,7 @@ func (w *Window) actionFork() {
 			}
 			texts := make([]string, len(msgs))
 			for i, m := range msgs {
-				texts[i] = oneLine(m.Text, 100)
+				texts[i] = model.OneLine(m.Text, 100)
 			}
 			k := newKeyDialog(w.win, w.modals)
 			list := widgets.NewOptionList(texts, k.Keys())
@@ -170,7 +171,7 @@ func (w *Window) actionCopyLastAnswer() {
 	w.controller.LastAnswer(func(text string) {
 		w.do(func() {
 			w.app.Clipboard().SetContent(text)
-			w.toasts.Show("Last answer copied", widgets.NoticeInfo)
+			w.toasts.Show("Last answer copied", model.NoticeInfo)
 		})
 	})
 }
@@ -224,7 +225,7 @@ func (w *Window) actionModes() {
 	k.build("Agent behaviour", widget.NewForm(items...),
 		dialogAction{label: "Cancel", isCancel: true},
 		dialogAction{label: "Apply", icon: theme.ConfirmIcon(), isDefault: true, run: func() {
-			w.controller.SetModes(AgentModes{AutoCompaction: autoCompact.Checked, AutoRetry: autoRetry.Checked,
+			w.controller.SetModes(model.AgentModes{AutoCompaction: autoCompact.Checked, AutoRetry: autoRetry.Checked,
 				SteeringMode: steering.Selected(), FollowUpMode: followUp.Selected()})
 		}})
 	k.Resize(fyne.NewSize(600, 300))

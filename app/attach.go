@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	native "github.com/sqweek/dialog"
 
+	"knightcode.ai/desktop/model"
 	"knightcode.ai/desktop/rpcconn"
 	"knightcode.ai/desktop/widgets"
 )
@@ -70,7 +71,7 @@ func (w *Window) loadImages(paths []string) {
 				slot := slots[i]
 				slot.loading, slot.att, slot.err = false, a, err
 				if err == nil && a.Resized {
-					w.toasts.Show(slots[i].name+": "+a.Note()+" to fit what models accept.", widgets.NoticeInfo)
+					w.toasts.Show(slots[i].name+": "+a.Note()+" to fit what models accept.", model.NoticeInfo)
 				}
 				w.showAttachments()
 			})
@@ -96,9 +97,9 @@ func (w *Window) removeImage(id string) {
 }
 
 func (w *Window) showAttachments() {
-	items := make([]widgets.Attachment, len(w.images))
+	items := make([]model.Attachment, len(w.images))
 	for i, img := range w.images {
-		items[i] = widgets.Attachment{ID: img.id, Name: img.name, Loading: img.loading, Thumb: img.att.Thumb, Note: img.att.Note()}
+		items[i] = model.Attachment{ID: img.id, Name: img.name, Loading: img.loading, Thumb: img.att.Thumb, Note: img.att.Note()}
 		if img.err != nil {
 			items[i].Error = img.err.Error()
 		}

@@ -9,6 +9,8 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 
+	"knightcode.ai/desktop/internal/testsupport"
+	"knightcode.ai/desktop/model"
 	"knightcode.ai/desktop/widgets"
 )
 
@@ -81,7 +83,7 @@ func escapeEverywhere(t *testing.T, w *Window, name string, open func()) int {
 	opened := func() {
 		t.Helper()
 		onUI(open)
-		eventually(t, name+" open", func() bool { return dialogOpen(w) })
+		testsupport.Eventually(t, name+" open", func() bool { return dialogOpen(w) })
 	}
 	opened()
 	n := len(dialogFocusables(w))
@@ -117,14 +119,14 @@ func escapeEverywhere(t *testing.T, w *Window, name string, open func()) int {
 func TestWindowDialogsCloseOnEscape(t *testing.T) {
 	w, log := openTestWindow(t)
 	typeAndSend(w, "a first prompt to fork from")
-	eventually(t, "reply", func() bool { return settledReply(w) })
+	testsupport.Eventually(t, "reply", func() bool { return settledReply(w) })
 	png := filepath.Join(t.TempDir(), "a.png")
 	writePNG(t, png, 16)
 	onUI(func() { w.attachFiles([]string{png}) })
-	eventually(t, "image", func() bool { return readyCount(w) == 1 })
+	testsupport.Eventually(t, "image", func() bool { return readyCount(w) == 1 })
 	var imageID string
 	onUI(func() { imageID = w.images[0].id })
-	w.Notify(widgets.Notice{Text: "a notification", Level: widgets.NoticeInfo})
+	w.Notify(model.Notice{Text: "a notification", Level: model.NoticeInfo})
 
 	cases := []struct {
 		name string
@@ -171,7 +173,7 @@ func TestWindowDialogsSubmitOnEnter(t *testing.T) {
 	onUI(w.actionRename)
 	typeInto(w, "Grüße an alle")
 	press(w, fyne.KeyReturn)
-	eventually(t, "renamed", func() bool { return len(sentOfType(t, log, "set_session_name")) == 1 })
+	testsupport.Eventually(t, "renamed", func() bool { return len(sentOfType(t, log, "set_session_name")) == 1 })
 	if got := sentOfType(t, log, "set_session_name")[0]["name"]; got != "Grüße an alle" || dialogOpen(w) {
 		t.Fatalf("renamed to %v, dialog open %v", got, dialogOpen(w))
 	}
@@ -208,7 +210,7 @@ func TestWindowDialogsSubmitOnEnter(t *testing.T) {
 	onUI(w.actionModes)
 	typeInto(w, " ")
 	press(w, fyne.KeyReturn)
-	eventually(t, "applied", func() bool { return len(sentOfType(t, log, "set_auto_compaction")) == 1 })
+	testsupport.Eventually(t, "applied", func() bool { return len(sentOfType(t, log, "set_auto_compaction")) == 1 })
 
 	// Compact: Enter is a new line, Ctrl+Enter compacts.
 	onUI(w.actionCompact)
@@ -219,7 +221,7 @@ func TestWindowDialogsSubmitOnEnter(t *testing.T) {
 		t.Fatal("Enter in the instructions closed the dialog")
 	}
 	pressCtrlEnter(w)
-	eventually(t, "compacted", func() bool { return len(sentOfType(t, log, "compact")) == 1 })
+	testsupport.Eventually(t, "compacted", func() bool { return len(sentOfType(t, log, "compact")) == 1 })
 	if got := sentOfType(t, log, "compact")[0]["customInstructions"]; got != "keep the API notes\nand the tests" {
 		t.Fatalf("compact instructions %q", got)
 	}
@@ -227,17 +229,17 @@ func TestWindowDialogsSubmitOnEnter(t *testing.T) {
 	// Fork: nothing picked, so Enter waits; Down picks the first prompt,
 	// Enter forks from it.
 	typeAndSend(w, "the prompt to fork from")
-	eventually(t, "reply", func() bool { return settledReply(w) })
+	testsupport.Eventually(t, "reply", func() bool { return settledReply(w) })
 	onUI(w.actionFork)
-	eventually(t, "fork list", func() bool { return dialogOpen(w) })
+	testsupport.Eventually(t, "fork list", func() bool { return dialogOpen(w) })
 	press(w, fyne.KeyReturn)
 	if !dialogOpen(w) || len(sentOfType(t, log, "fork")) != 0 {
 		t.Fatal("Enter forked with nothing picked")
 	}
 	press(w, fyne.KeyDown)
 	press(w, fyne.KeyReturn)
-	eventually(t, "forked", func() bool { return len(sentOfType(t, log, "fork")) == 1 })
-	eventually(t, "the prompt back in the editor", func() bool {
+	testsupport.Eventually(t, "forked", func() bool { return len(sentOfType(t, log, "fork")) == 1 })
+	testsupport.Eventually(t, "the prompt back in the editor", func() bool {
 		var text string
 		onUI(func() { text = w.prompt.Editor.Text() })
 		return text == "the prompt to fork from"
@@ -260,7 +262,7 @@ func TestWindowExtensionDialogsKeyboard(t *testing.T) {
 	w, _ := openTestWindow(t)
 	answered := func(want string) {
 		t.Helper()
-		eventually(t, "answer "+want, func() bool {
+		testsupport.Eventually(t, "answer "+want, func() bool {
 			if !settledReply(w) {
 				return false
 			}
@@ -271,7 +273,7 @@ func TestWindowExtensionDialogsKeyboard(t *testing.T) {
 	ask := func(marker string) {
 		t.Helper()
 		typeAndSend(w, "question "+marker)
-		eventually(t, marker+" shown", func() bool { return dialogOpen(w) })
+		testsupport.Eventually(t, marker+" shown", func() bool { return dialogOpen(w) })
 	}
 
 	ask("[[ext:select]]")

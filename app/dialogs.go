@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"knightcode.ai/desktop/model"
 	"knightcode.ai/desktop/rpcconn"
 	"knightcode.ai/desktop/widgets"
 )
@@ -132,13 +133,13 @@ func (q *dialogQueue) finish(d *openDialog) {
 // the default answer (Yes, the picked option, the text).
 func (q *dialogQueue) build(d *openDialog) *keyDialog {
 	req := d.req
-	title := plain(req.Title)
+	title := model.Plain(req.Title)
 	if title == "" {
 		title = "The agent asks"
 	}
 	k := newKeyDialog(q.parent, q.modals())
 	// Extensions' text is shown as plain text, never as markup.
-	message := widget.NewLabel(plain(req.Message))
+	message := widget.NewLabel(model.Plain(req.Message))
 	message.Wrapping = fyne.TextWrapWord
 	content := container.NewVBox()
 	if req.Message != "" {
@@ -197,7 +198,7 @@ func (q *dialogQueue) modals() *modalStack {
 func plainAll(options []string) []string {
 	out := make([]string, len(options))
 	for i, o := range options {
-		out[i] = plain(o)
+		out[i] = model.Plain(o)
 	}
 	return out
 }
@@ -212,7 +213,7 @@ func (q *dialogQueue) textDialog(k *keyDialog, d *openDialog, title, okLabel str
 	} else {
 		entry = widgets.NewDialogEntry(k.Keys())
 	}
-	entry.SetPlaceHolder(plain(d.req.Placeholder))
+	entry.SetPlaceHolder(model.Plain(d.req.Placeholder))
 	entry.SetText(d.req.Prefill)
 	d.focus = entry
 	content.Add(entry)

@@ -1,8 +1,9 @@
-// Package app turns the agent's protocol into a desktop session: Session holds
-// the state built from events and is testable without a window, Controller
-// turns user intents into commands, and the rest wires the window, keeps the
-// settings and finds the agent executable.
+// Package app is the window: it puts the surfaces of widgets/ together for
+// one session (model.Session and its model.Controller), runs the menu,
+// shortcuts, dialogs and settings, prepares dropped images and finds the
+// agent executable. Protocol types reach it only through model.
 //
-// It is the only package that knows both rpcconn and widgets: it converts
-// protocol types into the widgets' own plain data.
+// It is the only package that knows both model and widgets: it hands the
+// model's plain data to the widgets and turns their callbacks into
+// controller calls, always on the UI goroutine (w.do hops there).
 package app

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"time"
 
+	"knightcode.ai/desktop/internal/trace"
+	"knightcode.ai/desktop/model"
 	"knightcode.ai/desktop/widgets"
 )
 
@@ -23,15 +25,15 @@ func (w *Window) draw() {
 		w.probe.drawn(v.Rev)
 		return
 	}
-	if trace.enabled() {
+	if trace.Enabled() {
 		trace.Mark("draw", replyLen(v.Items))
 	}
 	if first || !sameBacking(v.Items, prev.Items) {
 		w.chat.SetItems(v.Items)
 		if first || len(v.Items) != len(prev.Items) {
-			w.prompt.Editor.SetHistory(promptHistory(v.Items))
+			w.prompt.Editor.SetHistory(model.UserPrompts(v.Items))
 		}
-		if trace.enabled() {
+		if trace.Enabled() {
 			trace.Mark("items", len(v.Items))
 		}
 	}
@@ -67,7 +69,7 @@ func (w *Window) draw() {
 	if title := windowTitle(v); title != w.win.Title() {
 		w.win.SetTitle(title)
 	}
-	if first || bannerSeq(v.Banner) != bannerSeq(prev.Banner) {
+	if first || model.BannerSeq(v.Banner) != model.BannerSeq(prev.Banner) {
 		w.showBanner(v.Banner)
 	}
 	if (v.Retry == nil) != (prev.Retry == nil) || (v.Retry != nil && *v.Retry != *prev.Retry) {
@@ -83,12 +85,12 @@ func (w *Window) draw() {
 // replyLen is the length of the last reply's text blocks, for the UI
 // benchmarks to see when a frame holds the whole reply
 // (scripts/bench-ui.sh: "last delta on screen").
-func replyLen(items []widgets.ChatItem) int {
+func replyLen(items []model.ChatItem) int {
 	for i := len(items) - 1; i >= 0; i-- {
-		if items[i].Kind == widgets.ChatAssistant {
+		if items[i].Kind == model.ChatAssistant {
 			n := 0
 			for _, b := range items[i].Blocks {
-				if b.Kind == widgets.BlockText {
+				if b.Kind == model.BlockText {
 					n += len(b.Text)
 				}
 			}
@@ -98,7 +100,7 @@ func replyLen(items []widgets.ChatItem) int {
 	return 0
 }
 
-func windowTitle(v View) string {
+func windowTitle(v model.View) string {
 	switch {
 	case v.Title != "":
 		return v.Title + " — " + appTitle
@@ -108,17 +110,10 @@ func windowTitle(v View) string {
 	return appTitle
 }
 
-func bannerSeq(b *BannerState) uint64 {
-	if b == nil {
-		return 0
-	}
-	return b.Seq
-}
-
 // showBanner puts up what the session says about the agent process — it
 // could not start, does not answer, crashed or ended the session — or takes
 // the banner down. The transcript and the draft stay as they are.
-func (w *Window) showBanner(b *BannerState) {
+func (w *Window) showBanner(b *model.BannerState) {
 	if b == nil {
 		if w.banner.Visible() {
 			w.banner.Hide()
@@ -132,7 +127,7 @@ func (w *Window) showBanner(b *BannerState) {
 }
 
 // drawWidgets places the extensions' text blocks above or below the editor.
-func (w *Window) drawWidgets(now, before map[string]ExtWidget) {
+func (w *Window) drawWidgets(now, before map[string]model.ExtWidget) {
 	for key, old := range before {
 		if _, still := now[key]; !still {
 			w.blocks(old.Below).Set(key, nil)

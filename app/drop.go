@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"knightcode.ai/desktop/widgets"
+	"knightcode.ai/desktop/model"
 )
 
 // What a dropped (or chosen) file becomes: an image attached to the draft,
@@ -165,6 +165,6 @@ func isSpace(r rune) bool { return r == ' ' || r == '\n' || r == '\t' }
 // refuseFiles says why files could not be added, one line each.
 func (w *Window) refuseFiles(files []droppedFile) {
 	for _, f := range files {
-		w.toasts.Show("Not added: "+f.path+": "+f.reason+".", widgets.NoticeWarning)
+		w.toasts.Show("Not added: "+f.path+": "+f.reason+".", model.NoticeWarning)
 	}
 }

@@ -11,7 +11,8 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
 
-	"knightcode.ai/desktop/widgets"
+	"knightcode.ai/desktop/internal/testsupport"
+	"knightcode.ai/desktop/model"
 )
 
 func editorState(w *Window) (text string, at int) {
@@ -64,14 +65,14 @@ func TestWindowDroppedFilesGoIntoThePrompt(t *testing.T) {
 	})
 	drop(w, notes, spaced, png, svg, pdf, src, outside)
 	want := `Schau dir äöü an @notes.txt @"docs/my notes.md" @icon.svg @spec.pdf @src/ @` + filepath.ToSlash(outside) + ` please`
-	eventually(t, "references inserted", func() bool { text, _ := editorState(w); return strings.Contains(text, "@") })
+	testsupport.Eventually(t, "references inserted", func() bool { text, _ := editorState(w); return strings.Contains(text, "@") })
 	if text, _ := editorState(w); text != want {
 		t.Fatalf("draft %q\nwant  %q", text, want)
 	}
 	if _, at := editorState(w); at != len([]rune(want))-len([]rune(" please")) {
 		t.Fatalf("cursor at %d after the references, want %d", at, len([]rune(want))-len(" please"))
 	}
-	eventually(t, "the image attached", func() bool { return readyCount(w) == 1 })
+	testsupport.Eventually(t, "the image attached", func() bool { return readyCount(w) == 1 })
 	if n := overlays(w); n != 0 {
 		t.Fatalf("%d dialogs shown for dropped files", n)
 	}
@@ -90,7 +91,7 @@ func TestWindowDroppedFilesGoIntoThePrompt(t *testing.T) {
 	// Undo would take back the typing), Ctrl+Z still works.
 	onUI(func() { w.prompt.Editor.Clear() })
 	drop(w, notes)
-	eventually(t, "one reference", func() bool { text, _ := editorState(w); return text == "@notes.txt " })
+	testsupport.Eventually(t, "one reference", func() bool { text, _ := editorState(w); return text == "@notes.txt " })
 	onUI(func() { note, shown = w.draftRestore.Note(), w.draftRestore.Visible() })
 	if !shown || !strings.Contains(note, "notes.txt") {
 		t.Fatalf("note %q shown %v", note, shown)
@@ -109,11 +110,11 @@ func TestWindowDroppedFilesGoIntoThePrompt(t *testing.T) {
 		t.Fatal(err)
 	}
 	drop(w, gone, fifo)
-	eventually(t, "refusals", func() bool {
+	testsupport.Eventually(t, "refusals", func() bool {
 		var said []string
 		onUI(func() {
 			for _, n := range w.toasts.History() {
-				if n.Level == widgets.NoticeWarning {
+				if n.Level == model.NoticeWarning {
 					said = append(said, n.Text)
 				}
 			}

@@ -1,8 +1,8 @@
 package app
 
 import (
+	"knightcode.ai/desktop/model"
 	"knightcode.ai/desktop/rpcconn"
-	"knightcode.ai/desktop/widgets"
 )
 
 // editNote is the prompt bar's note while an earlier prompt is edited.
@@ -25,7 +25,7 @@ func (w *Window) editPrompt(id, text string) {
 	}
 	ordinal, n := -1, 0
 	for _, it := range w.drawn.Items {
-		if it.Kind != widgets.ChatUser {
+		if it.Kind != model.ChatUser {
 			continue
 		}
 		if it.ID == id {
@@ -77,15 +77,3 @@ func (w *Window) sendEdit(text string, images []rpcconn.Image, accepted func()) 
 
 // setEditorText replaces the draft, the cursor after its end.
 func (w *Window) setEditorText(text string) { w.prompt.Editor.SetTextCursorAtEnd(text) }
-
-// promptHistory is the conversation's prompts, oldest first, for Up in an
-// empty editor.
-func promptHistory(items []widgets.ChatItem) []string {
-	var out []string
-	for _, it := range items {
-		if it.Kind == widgets.ChatUser && it.Text != "" {
-			out = append(out, it.Text)
-		}
-	}
-	return out
-}

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"knightcode.ai/desktop/internal/testsupport"
+	"knightcode.ai/desktop/model"
 )
 
 // Edit on an earlier prompt puts it in the editor with a note; Enter sends
@@ -11,9 +13,9 @@ import (
 func TestWindowEditAndResend(t *testing.T) {
 	w, _ := openTestWindow(t, "--session-dir", t.TempDir())
 	typeAndSend(w, "first prompt")
-	eventually(t, "first reply", func() bool { return settledReply(w) && len(drawn(w).Items) >= 2 })
+	testsupport.Eventually(t, "first reply", func() bool { return settledReply(w) && len(drawn(w).Items) >= 2 })
 	typeAndSend(w, "second prompt")
-	eventually(t, "second reply", func() bool { return settledReply(w) && len(drawn(w).Items) >= 4 })
+	testsupport.Eventually(t, "second reply", func() bool { return settledReply(w) && len(drawn(w).Items) >= 4 })
 
 	v := drawn(w)
 	second := v.Items[2]
@@ -39,8 +41,8 @@ func TestWindowEditAndResend(t *testing.T) {
 		w.prompt.Editor.SetTextCursorAtEnd("second prompt, edited")
 		w.prompt.Editor.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	})
-	eventually(t, "the edited prompt answered on a new branch", func() bool {
-		texts := userTexts(w.session)
+	testsupport.Eventually(t, "the edited prompt answered on a new branch", func() bool {
+		texts := model.UserPrompts(w.session.View(nil).Items)
 		return settledReply(w) && len(texts) == 2 && texts[1] == "second prompt, edited"
 	})
 	onUI(func() { text, note = w.prompt.Editor.Text(), w.prompt.Note() })

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	native "github.com/sqweek/dialog"
+	"knightcode.ai/desktop/model"
 )
 
 // showFirstRun replaces the chat with a panel that explains what is missing
@@ -28,7 +29,7 @@ func (w *Window) showFirstRun() {
 	panel := container.NewVBox(title, explain, container.NewCenter(choose))
 	w.firstRun = container.NewCenter(container.NewGridWrap(fyne.NewSize(560, 300), panel))
 	w.win.SetContent(container.NewBorder(nil, w.status, nil, nil, w.firstRun))
-	w.session.SetConn(ConnFailed, "no agent")
+	w.session.SetConn(model.ConnFailed, "no agent")
 	w.Invalidate()
 }
 

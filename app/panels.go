@@ -7,8 +7,9 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 
-	"knightcode.ai/desktop/app/sessionfiles"
+	"knightcode.ai/desktop/model"
 	"knightcode.ai/desktop/rpcconn"
+	"knightcode.ai/desktop/sessionfiles"
 	"knightcode.ai/desktop/widgets"
 )
 
@@ -24,7 +25,7 @@ func (w *Window) actionBrowse() {
 	var listed []sessionfiles.Info
 	load := func(all bool) {
 		w.bg.Go(func(ctx context.Context) {
-			ctx, cancel := context.WithTimeout(ctx, callTimeout)
+			ctx, cancel := context.WithTimeout(ctx, model.CallTimeout)
 			defer cancel()
 			infos, _, err := w.controller.Sessions(ctx, all)
 			if w.bg.ctx.Err() != nil {
@@ -63,8 +64,8 @@ func (w *Window) actionBrowse() {
 	load(b.Scope())
 }
 
-func sessionRows(infos []sessionfiles.Info, current string) []widgets.SessionRow {
-	rows := make([]widgets.SessionRow, len(infos))
+func sessionRows(infos []sessionfiles.Info, current string) []model.SessionRow {
+	rows := make([]model.SessionRow, len(infos))
 	for i, in := range infos {
 		title := in.Name
 		if title == "" {
@@ -77,7 +78,7 @@ func sessionRows(infos []sessionfiles.Info, current string) []widgets.SessionRow
 		if in.FolderGone {
 			problems = append([]string{"folder no longer exists"}, problems...)
 		}
-		rows[i] = widgets.SessionRow{Path: in.Path, Title: title, Subtitle: in.Cwd, Modified: in.Modified,
+		rows[i] = model.SessionRow{Path: in.Path, Title: title, Subtitle: in.Cwd, Modified: in.Modified,
 			Messages: in.MessageCount, Model: in.Model, Problem: strings.Join(problems, "; "), Current: in.Path == current}
 	}
 	return rows
@@ -113,7 +114,7 @@ type openTree struct {
 
 func (w *Window) refreshTree(ot *openTree) {
 	w.bg.Go(func(ctx context.Context) {
-		ctx, cancel := context.WithTimeout(ctx, callTimeout)
+		ctx, cancel := context.WithTimeout(ctx, model.CallTimeout)
 		defer cancel()
 		roots, leaf, err := w.controller.Tree(ctx)
 		if w.bg.ctx.Err() != nil {
@@ -146,7 +147,7 @@ func (w *Window) followTree() {
 	}
 	since := ot.lastID
 	w.bg.Go(func(ctx context.Context) {
-		ctx, cancel := context.WithTimeout(ctx, callTimeout)
+		ctx, cancel := context.WithTimeout(ctx, model.CallTimeout)
 		defer cancel()
 		entries, err := w.controller.EntriesSince(ctx, since)
 		if err != nil || len(entries) == 0 {
@@ -156,7 +157,7 @@ func (w *Window) followTree() {
 			if w.tree != ot {
 				return
 			}
-			rows := make([]widgets.TreeRow, 0, len(entries))
+			rows := make([]model.TreeRow, 0, len(entries))
 			for _, e := range entries {
 				r := entryRow(e)
 				r.Depth = ot.depth[r.ParentID]
@@ -199,13 +200,13 @@ func (w *Window) actionPalette() {
 	for _, a := range items {
 		run[a.item.ID] = a.run
 	}
-	list := make([]widgets.PaletteItem, 0, len(items)+len(w.commands))
+	list := make([]model.PaletteItem, 0, len(items)+len(w.commands))
 	for _, a := range items {
 		list = append(list, a.item)
 	}
 	list = append(list, w.commands...)
 	w.palette.SetItems(list)
-	w.palette.OnRun = func(it widgets.PaletteItem) {
+	w.palette.OnRun = func(it model.PaletteItem) {
 		if f := run[it.ID]; f != nil {
 			f()
 			return
@@ -218,13 +219,13 @@ func (w *Window) actionPalette() {
 }
 
 type appAction struct {
-	item widgets.PaletteItem
+	item model.PaletteItem
 	run  func()
 }
 
 func (w *Window) appActions() []appAction {
 	a := func(id, title, detail, sc string, run func()) appAction {
-		return appAction{widgets.PaletteItem{ID: "app:" + id, Title: title, Detail: detail, Source: "app", Shortcut: sc}, run}
+		return appAction{model.PaletteItem{ID: "app:" + id, Title: title, Detail: detail, Source: "app", Shortcut: sc}, run}
 	}
 	return []appAction{
 		a("stop", "Stop", "Abort the run or the running !command", "Esc", w.actionStop),
@@ -256,19 +257,19 @@ func (w *Window) loadCommands() {
 		return
 	}
 	w.bg.Go(func(ctx context.Context) {
-		ctx, cancel := context.WithTimeout(ctx, callTimeout)
+		ctx, cancel := context.WithTimeout(ctx, model.CallTimeout)
 		defer cancel()
 		cmds, err := w.controller.Commands(ctx)
 		if err != nil {
 			return
 		}
-		items := make([]widgets.PaletteItem, len(cmds))
+		items := make([]model.PaletteItem, len(cmds))
 		for i, c := range cmds {
 			detail := c.Description
 			if p := c.FilePath(); p != "" {
 				detail = strings.TrimSpace(detail + " · " + p)
 			}
-			items[i] = widgets.PaletteItem{ID: "cmd:" + c.Name, Title: "/" + c.Name, Detail: detail, Source: c.Source}
+			items[i] = model.PaletteItem{ID: "cmd:" + c.Name, Title: "/" + c.Name, Detail: detail, Source: c.Source}
 		}
 		w.do(func() {
 			w.commands = items
@@ -285,7 +286,7 @@ func (w *Window) actionExtensionLog() {
 	w.showNoticeList("Extension errors", w.extErrors)
 }
 
-func (w *Window) showNoticeList(title string, notices []widgets.Notice) {
+func (w *Window) showNoticeList(title string, notices []model.Notice) {
 	k := newKeyDialog(w.win, w.modals)
 	list := widgets.NewNotificationList()
 	list.OnClose = k.Cancel
@@ -296,7 +297,7 @@ func (w *Window) showNoticeList(title string, notices []widgets.Notice) {
 		dialogAction{label: "Copy", icon: theme.ContentCopyIcon(), keepOpen: true, run: func() {
 			if text := list.SelectedText(); text != "" {
 				w.app.Clipboard().SetContent(text)
-				w.toasts.Show("Copied", widgets.NoticeInfo)
+				w.toasts.Show("Copied", model.NoticeInfo)
 			}
 		}},
 		dialogAction{label: "Close", isDefault: true, isCancel: true})

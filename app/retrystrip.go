@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"knightcode.ai/desktop/model"
 )
 
 // retryStrip shows a pending automatic retry with a countdown and a way to
@@ -15,7 +16,7 @@ import (
 type retryStrip struct {
 	box   *fyne.Container
 	label *widget.Label
-	state *RetryState
+	state *model.RetryState
 	// stopTicking ends the countdown's ticker while one runs.
 	stopTicking func()
 	// do hands the ticks to the UI goroutine.
@@ -32,7 +33,7 @@ func newRetryStrip(do func(func()), abort func()) *retryStrip {
 }
 
 // Set shows state (nil hides the strip); it runs on the UI goroutine.
-func (r *retryStrip) Set(state *RetryState) {
+func (r *retryStrip) Set(state *model.RetryState) {
 	r.state = state
 	if state == nil {
 		r.halt()
@@ -68,7 +69,7 @@ func (r *retryStrip) show() {
 	}
 	text := fmt.Sprintf("%s (attempt %d of %d) in %.0f s", what, s.Attempt, s.Max, left+0.49)
 	if s.Error != "" {
-		text += " after: " + oneLine(plain(s.Error), 140)
+		text += " after: " + model.OneLine(model.Plain(s.Error), 140)
 	}
 	r.label.SetText(text)
 }

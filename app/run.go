@@ -8,6 +8,7 @@ import (
 	fyneapp "fyne.io/fyne/v2/app"
 
 	"knightcode.ai/desktop/assets"
+	"knightcode.ai/desktop/internal/trace"
 )
 
 // AppID is the application's identity for preferences and the desktop.

@@ -9,7 +9,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"knightcode.ai/desktop/app/sessionfiles"
+	"knightcode.ai/desktop/model"
+	"knightcode.ai/desktop/sessionfiles"
 	"knightcode.ai/desktop/widgets"
 )
 
@@ -59,7 +60,7 @@ func (w *Window) openSessionCopy(path string) {
 				w.message("Could not copy the session", "Copying "+path+" into "+here+" failed: "+err.Error())
 				return
 			}
-			w.toasts.Show("Opened a copy in "+here+": "+dst, widgets.NoticeInfo)
+			w.toasts.Show("Opened a copy in "+here+": "+dst, model.NoticeInfo)
 			w.controller.SwitchSession(dst)
 		})
 	})
@@ -76,7 +77,7 @@ func (w *Window) viewSessionReadOnly(info sessionfiles.Info, cwd string) {
 				w.message("Could not read the session", err.Error())
 				return
 			}
-			s := NewSession()
+			s := model.NewSession()
 			s.LoadHistory(msgs)
 			v := s.View(nil)
 			win := w.app.NewWindow(sessionTitle(info) + " — read-only — " + appTitle)

@@ -11,29 +11,11 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
 
-	"knightcode.ai/desktop/app/sessionfiles"
+	"knightcode.ai/desktop/internal/testsupport"
+	"knightcode.ai/desktop/model"
+	"knightcode.ai/desktop/sessionfiles"
 	"knightcode.ai/desktop/widgets"
 )
-
-// goneFixture copies pi's fixture, which was recorded in a temporary
-// folder long gone, into dir.
-func goneFixture(t *testing.T, dir string) (path, cwd string) {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("sessionfiles", "testdata", "sessions", "pi-0.73.1.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.MkdirAll(dir, 0o755)
-	path = filepath.Join(dir, "2026-11-30T15-02-14-636Z_01a22cfa-5b6a-7340-bccd-f705be850327.jsonl")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cwd = "/tmp/TestListSessionsRealPi3184103466/001/work"
-	if !sessionfiles.FolderGone(cwd) {
-		t.Skip(cwd + " exists on this machine")
-	}
-	return path, cwd
-}
 
 // TestCopySessionToFolder: the copy has the header's folder replaced and
 // every other line byte for byte; it goes where the agent keeps the new
@@ -41,7 +23,7 @@ func goneFixture(t *testing.T, dir string) (path, cwd string) {
 // another copy, never overwriting one.
 func TestCopySessionToFolder(t *testing.T) {
 	root := t.TempDir()
-	src, oldCwd := goneFixture(t, filepath.Join(root, sessionfiles.FolderName("/tmp/TestListSessionsRealPi3184103466/001/work")))
+	src, oldCwd := testsupport.GoneFixture(t, filepath.Join(root, sessionfiles.FolderName("/tmp/TestListSessionsRealPi3184103466/001/work")))
 	before, _ := os.ReadFile(src)
 	stamp := time.Now().Add(-time.Hour)
 	os.Chtimes(src, stamp, stamp)
@@ -79,7 +61,7 @@ func TestCopySessionToFolder(t *testing.T) {
 
 	// A flat session folder (--session-dir): beside the original.
 	flat := t.TempDir()
-	src2, _ := goneFixture(t, flat)
+	src2, _ := testsupport.GoneFixture(t, flat)
 	a, err := sessionfiles.CopyToFolder(src2, here)
 	if err != nil {
 		t.Fatal(err)
@@ -116,15 +98,15 @@ func TestCopySessionToFolder(t *testing.T) {
 // pi): the current branch, from the last compaction's summary on.
 func TestReadSessionTranscript(t *testing.T) {
 	for _, file := range []string{
-		filepath.Join("sessionfiles", "testdata", "sessions", "branches.jsonl"),
-		filepath.Join("sessionfiles", "testdata", "sessions", "pi-0.73.1.jsonl"),
-		generatedSession(t, 300),
+		filepath.Join("..", "sessionfiles", "testdata", "sessions", "branches.jsonl"),
+		filepath.Join("..", "sessionfiles", "testdata", "sessions", "pi-0.73.1.jsonl"),
+		testsupport.GeneratedSession(t, 300),
 	} {
 		got, err := sessionfiles.ReadTranscript(file)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := decodeAll(t, answerMessages(t, file))
+		want := testsupport.DecodeMessages(t, testsupport.AnswerMessages(t, file))
 		if len(got) != len(want) {
 			t.Fatalf("%s: %d messages, the agent loads %d", file, len(got), len(want))
 		}
@@ -143,7 +125,7 @@ func TestReadSessionTranscript(t *testing.T) {
 // which Esc closes, and the agent gets nothing.
 func TestWindowSessionWithGoneFolder(t *testing.T) {
 	sessions := t.TempDir()
-	src, _ := goneFixture(t, sessions)
+	src, _ := testsupport.GoneFixture(t, sessions)
 	before, _ := os.ReadFile(src)
 	w, log := openTestWindow(t, "--session-dir", sessions)
 
@@ -153,7 +135,7 @@ func TestWindowSessionWithGoneFolder(t *testing.T) {
 		b = w.modals.top().(*keyDialog).content.(*widgets.SessionBrowser)
 		b.OnScopeChanged(true)
 	})
-	eventually(t, "listed", func() bool {
+	testsupport.Eventually(t, "listed", func() bool {
 		infos, _, err := w.controller.Sessions(t.Context(), true)
 		if err != nil {
 			t.Fatal(err)
@@ -175,12 +157,12 @@ func TestWindowSessionWithGoneFolder(t *testing.T) {
 		t.Fatalf("the gone session was sent to the agent %d times", n)
 	}
 	press(w, fyne.KeyReturn) // Open a copy in this folder
-	eventually(t, "the copy opened", func() bool { return len(sentOfType(t, log, "switch_session")) == 1 })
+	testsupport.Eventually(t, "the copy opened", func() bool { return len(sentOfType(t, log, "switch_session")) == 1 })
 	opened := sentOfType(t, log, "switch_session")[0]["sessionPath"].(string)
 	if opened == src || sessionfiles.Cwd(opened) != w.controller.WorkDir() {
 		t.Fatalf("opened %s (folder %s)", opened, sessionfiles.Cwd(opened))
 	}
-	eventually(t, "the transcript", func() bool {
+	testsupport.Eventually(t, "the transcript", func() bool {
 		return strings.Contains(strings.Join(userTextsOf(drawn(w)), "|"), "Say hello to the session browser")
 	})
 	if after, _ := os.ReadFile(src); !bytes.Equal(before, after) {
@@ -190,7 +172,7 @@ func TestWindowSessionWithGoneFolder(t *testing.T) {
 	// Opened another way (the agent refuses it, as pi does): the same
 	// question, not the agent's error.
 	w.controller.SwitchSession(src)
-	eventually(t, "asked after the agent refused", func() bool {
+	testsupport.Eventually(t, "asked after the agent refused", func() bool {
 		var text string
 		onUI(func() {
 			if k, ok := w.modals.top().(*keyDialog); ok {
@@ -203,7 +185,7 @@ func TestWindowSessionWithGoneFolder(t *testing.T) {
 	})
 	press(w, fyne.KeyEscape)
 	for _, it := range drawn(w).Items {
-		if it.Kind == widgets.ChatNotice && strings.Contains(it.Text, "does not exist") {
+		if it.Kind == model.ChatNotice && strings.Contains(it.Text, "does not exist") {
 			t.Fatalf("the agent's refusal shown as well: %q", it.Text)
 		}
 	}
@@ -216,7 +198,7 @@ func TestWindowSessionWithGoneFolder(t *testing.T) {
 	})
 	onUI(func() { w.modals.top().(*keyDialog).button("View read-only").Tapped(nil) })
 	var ro fyne.Window
-	eventually(t, "the read-only window", func() bool {
+	testsupport.Eventually(t, "the read-only window", func() bool {
 		onUI(func() {
 			if len(w.readOnly) > 0 {
 				ro = w.readOnly[0]
@@ -240,10 +222,10 @@ func TestWindowSessionWithGoneFolder(t *testing.T) {
 	}
 }
 
-func userTextsOf(v View) []string {
+func userTextsOf(v model.View) []string {
 	var out []string
 	for _, it := range v.Items {
-		if it.Kind == widgets.ChatUser {
+		if it.Kind == model.ChatUser {
 			out = append(out, it.Text)
 		}
 	}

@@ -7,8 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"knightcode.ai/desktop/internal/testsupport"
+	"knightcode.ai/desktop/model"
 	"knightcode.ai/desktop/rpcconn"
-	"knightcode.ai/desktop/widgets"
 )
 
 // windowGoroutines lists the goroutines running the window's own
@@ -35,7 +36,7 @@ func TestWindowShutdownStopsItsQueries(t *testing.T) {
 	// The agent's stdout stalls for a minute mid-reply: answers to the
 	// queries below wait behind it.
 	typeAndSend(w, "[[stall:60000]] [[long:20]] [[slow:20]]")
-	eventually(t, "streaming", func() bool { v := drawn(w); return v.Running && len(v.Items) > 1 })
+	testsupport.Eventually(t, "streaming", func() bool { v := drawn(w); return v.Running && len(v.Items) > 1 })
 	time.Sleep(200 * time.Millisecond) // into the stall
 	onUI(func() {
 		w.loadCommands()
@@ -43,7 +44,7 @@ func TestWindowShutdownStopsItsQueries(t *testing.T) {
 		w.actionBrowse()
 		w.actionFork()
 	})
-	eventually(t, "queries running", func() bool { return len(windowGoroutines()) >= 2 })
+	testsupport.Eventually(t, "queries running", func() bool { return len(windowGoroutines()) >= 2 })
 
 	// What runs on the UI goroutine from now on is counted.
 	var late []string
@@ -75,7 +76,7 @@ func TestWindowShutdownStopsItsQueries(t *testing.T) {
 	w.CloseDialogs()
 	w.SetEditorText("late")
 	w.RestoreDraft("late")
-	w.Notify(widgets.Notice{Text: "late"})
+	w.Notify(model.Notice{Text: "late"})
 	w.Settled()
 	w.AfterPaint(func() {})
 	w.do(func() { t.Error("w.do ran after the loop ended") })

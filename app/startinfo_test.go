@@ -9,6 +9,8 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
+	"knightcode.ai/desktop/internal/testsupport"
+	"knightcode.ai/desktop/model"
 )
 
 // TestResolveStartSaysWhereValuesCameFrom: the agent, folder and
@@ -120,7 +122,7 @@ func TestWindowSettingsShowValuesInEffect(t *testing.T) {
 	onUI(func() { w.win.Canvas().Focus(fs[1]) }) // the arguments
 	typeInto(w, "--fake-delay=1ms")
 	pressCtrlEnter(w)
-	eventually(t, "asked to restart", func() bool {
+	testsupport.Eventually(t, "asked to restart", func() bool {
 		var title string
 		onUI(func() {
 			if k, ok := w.modals.top().(*keyDialog); ok {
@@ -136,8 +138,8 @@ func TestWindowSettingsShowValuesInEffect(t *testing.T) {
 	press(w, fyne.KeyReturn)
 	uiDo = do
 	// A second agent asks for its state once it runs.
-	eventually(t, "restarted", func() bool { return len(sentOfType(t, log, "get_state")) >= 2 && drawn(w).Conn == ConnReady })
-	if got := strings.Join(w.controller.options().Args, " "); !strings.HasPrefix(got, "--fake-delay=1ms ") {
+	testsupport.Eventually(t, "restarted", func() bool { return len(sentOfType(t, log, "get_state")) >= 2 && drawn(w).Conn == model.ConnReady })
+	if got := strings.Join(w.controller.Options().Args, " "); !strings.HasPrefix(got, "--fake-delay=1ms ") {
 		t.Fatalf("restarted with %q", got)
 	}
 	onUI(w.showSettings)

@@ -3,14 +3,14 @@ package app
 import (
 	"time"
 
+	"knightcode.ai/desktop/model"
 	"knightcode.ai/desktop/rpcconn"
-	"knightcode.ai/desktop/widgets"
 )
 
 // treeRows flattens a session tree for the tree view, depth first, oldest
 // child first. Depth grows only where the tree branches, so a long linear
 // conversation stays flush left.
-func treeRows(roots []rpcconn.TreeNode, leafID string) []widgets.TreeRow {
+func treeRows(roots []rpcconn.TreeNode, leafID string) []model.TreeRow {
 	active := map[string]bool{}
 	parents := map[string]string{}
 	var index func(nodes []rpcconn.TreeNode, parent string)
@@ -28,7 +28,7 @@ func treeRows(roots []rpcconn.TreeNode, leafID string) []widgets.TreeRow {
 		active[id] = true
 	}
 
-	var rows []widgets.TreeRow
+	var rows []model.TreeRow
 	type frame struct {
 		node  *rpcconn.TreeNode
 		depth int
@@ -59,8 +59,8 @@ func treeRows(roots []rpcconn.TreeNode, leafID string) []widgets.TreeRow {
 }
 
 // entryRow describes one session entry in a line.
-func entryRow(e rpcconn.Entry) widgets.TreeRow {
-	row := widgets.TreeRow{ID: e.ID, Kind: e.Type}
+func entryRow(e rpcconn.Entry) model.TreeRow {
+	row := model.TreeRow{ID: e.ID, Kind: e.Type}
 	if e.ParentID != nil {
 		row.ParentID = *e.ParentID
 	}
@@ -73,21 +73,21 @@ func entryRow(e rpcconn.Entry) widgets.TreeRow {
 			row.Kind = m.Role
 			switch m.Role {
 			case rpcconn.RoleAssistant:
-				row.Text = oneLine(m.Content.Text(), 100)
+				row.Text = model.OneLine(m.Content.Text(), 100)
 				for _, c := range m.Content {
 					if c.Type == rpcconn.ContentToolCall {
 						row.Kind = "tool"
-						row.Text = c.Name + " " + argsSummary(c.Name, c.Arguments)
+						row.Text = c.Name + " " + model.ArgsSummary(c.Name, c.Arguments)
 						break
 					}
 				}
 			case rpcconn.RoleToolResult:
 				row.Kind = "tool"
-				row.Text = m.ToolName + " → " + oneLine(m.Content.Text(), 80)
+				row.Text = m.ToolName + " → " + model.OneLine(m.Content.Text(), 80)
 			case rpcconn.RoleBashExecution:
-				row.Text = "$ " + oneLine(m.Command, 100)
+				row.Text = "$ " + model.OneLine(m.Command, 100)
 			default:
-				row.Text = oneLine(m.Content.Text(), 100)
+				row.Text = model.OneLine(m.Content.Text(), 100)
 			}
 		}
 	case "model_change":
@@ -95,7 +95,7 @@ func entryRow(e rpcconn.Entry) widgets.TreeRow {
 	case "thinking_level_change":
 		row.Text = "thinking " + e.ThinkingLevel
 	case "compaction", "branch_summary":
-		row.Text = oneLine(e.Summary, 100)
+		row.Text = model.OneLine(e.Summary, 100)
 	case "session_info":
 		row.Text = "named “" + e.Name + "”"
 	case "label":

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
+	"knightcode.ai/desktop/internal/testsupport"
 )
 
 // refreshRecorder is the current App while a test watches what a key
@@ -216,7 +217,7 @@ func (k *keyWatch) key(name string, press func()) []string {
 func TestWindowTypingTouchesOnlyTheEditor(t *testing.T) {
 	w, _ := openTestWindow(t)
 	typeAndSend(w, "hello")
-	eventually(t, "the reply", func() bool { return settledReply(w) })
+	testsupport.Eventually(t, "the reply", func() bool { return settledReply(w) })
 	var k *keyWatch
 	e := w.prompt.Editor
 	shift := &fyne.KeyEvent{Name: desktop.KeyShiftLeft}

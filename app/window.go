@@ -13,6 +13,8 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 
+	"knightcode.ai/desktop/internal/trace"
+	"knightcode.ai/desktop/model"
 	"knightcode.ai/desktop/rpcconn"
 	"knightcode.ai/desktop/widgets"
 )
@@ -28,8 +30,8 @@ type Window struct {
 	settings Settings
 	flags    Flags
 
-	session    *Session
-	controller *Controller
+	session    *model.Session
+	controller *model.Controller
 	frames     *frames
 	dialogs    *dialogQueue
 	// modals are the open dialogs, for the keyboard.
@@ -37,7 +39,7 @@ type Window struct {
 	probe  *paintProbe
 
 	// The last view drawn, so unchanged parts are skipped.
-	drawn View
+	drawn model.View
 
 	chat     *widgets.ChatView
 	sidebar  *widgets.ToolSidebar
@@ -54,7 +56,7 @@ type Window struct {
 	firstRun fyne.CanvasObject
 
 	toasts       *widgets.ToastLayer
-	extErrors    []widgets.Notice
+	extErrors    []model.Notice
 	above, below *widgets.ExtensionBlocks
 	draftRestore *widgets.DraftRestore
 	attachStrip  *widgets.AttachmentStrip
@@ -62,7 +64,7 @@ type Window struct {
 	nextImage    int
 	palette      *widgets.CommandPalette
 	slash        *widgets.SlashCompletion
-	commands     []widgets.PaletteItem
+	commands     []model.PaletteItem
 	tree         *openTree
 	retry        *retryStrip
 	// focused tracks whether the window is in front, for desktop
@@ -86,7 +88,7 @@ type Window struct {
 // NewWindow builds the main window. It starts the agent when one is found,
 // else shows the first-run panel.
 func NewWindow(a fyne.App, flags Flags) *Window {
-	w := &Window{app: a, flags: flags, settings: LoadSettings(a.Preferences()), session: NewSession(), bg: newWorkers()}
+	w := &Window{app: a, flags: flags, settings: LoadSettings(a.Preferences()), session: model.NewSession(), bg: newWorkers()}
 	w.win = a.NewWindow(appTitle)
 	w.frames = newFrames(w.drawPaced)
 	w.modals = &modalStack{}
@@ -121,7 +123,7 @@ func (w *Window) build() {
 	w.models = widgets.NewModelPicker()
 	// After a pick the keyboard goes back to the editor: a picker left
 	// focused would take the next keystrokes.
-	w.models.OnChange = func(m widgets.ModelChoice) {
+	w.models.OnChange = func(m model.ModelChoice) {
 		w.controller.SelectModel(m.Provider, m.ID)
 		w.win.Canvas().Focus(w.prompt.Editor)
 	}
@@ -171,7 +173,7 @@ func (w *Window) build() {
 	w.body = container.NewBorder(top, bottom, nil, nil, split)
 	w.probe = newPaintProbe()
 	w.probe.painted = func() {
-		if trace.enabled() {
+		if trace.Enabled() {
 			trace.Mark("painted", len(w.drawn.Items))
 		}
 	}
@@ -205,7 +207,7 @@ func (w *Window) build() {
 
 // editorChanged follows the draft for the "/" completion.
 func (w *Window) editorChanged(text string) {
-	if trace.enabled() {
+	if trace.Enabled() {
 		trace.Mark("editor", len(text))
 	}
 	// The note offering to undo a dropped file's reference goes once the
@@ -247,7 +249,7 @@ func (w *Window) stop() {
 func (w *Window) actionStop() {
 	v := w.session.View(&w.drawn)
 	if !v.Running && !v.BashRunning && len(v.Waiting) == 0 && len(v.Steering)+len(v.FollowUp) == 0 {
-		w.toasts.Show("Nothing is running.", widgets.NoticeInfo)
+		w.toasts.Show("Nothing is running.", model.NoticeInfo)
 		return
 	}
 	w.stop()
@@ -283,8 +285,8 @@ func (w *Window) connect() {
 		w.showFirstRun()
 		return
 	}
-	w.controller = NewController(w.session, w, w.startOptions())
-	w.controller.onReady = func() { w.do(w.loadCommands) }
+	w.controller = model.NewController(w.session, w, w.startOptions())
+	w.controller.OnReady = func() { w.do(w.loadCommands) }
 	w.controller.Start()
 }
 
@@ -301,7 +303,7 @@ func (w *Window) submit(text string, mode widgets.SubmitMode) {
 		return
 	}
 	if loading {
-		w.toasts.Show("Images are still loading; send again in a moment.", widgets.NoticeInfo)
+		w.toasts.Show("Images are still loading; send again in a moment.", model.NoticeInfo)
 		return
 	}
 	if mode == widgets.SubmitPrompt && w.editing != nil && !strings.HasPrefix(text, "!") {
@@ -444,7 +446,7 @@ func (w *Window) SetEditorText(text string) {
 
 // Notify implements UI: a toast, kept in the history, and a desktop
 // notification when the window is not in front.
-func (w *Window) Notify(n widgets.Notice) {
+func (w *Window) Notify(n model.Notice) {
 	w.do(func() {
 		w.toasts.ShowNotice(n)
 		if n.Source == "extension_error" {
@@ -483,7 +485,7 @@ func (w *Window) openPath(path string) {
 		return
 	}
 	if _, err := os.Stat(abs); err != nil {
-		w.session.Notice(widgets.NoticeWarning, "Cannot open "+abs+": "+err.Error())
+		w.session.Notice(model.NoticeWarning, "Cannot open "+abs+": "+err.Error())
 		w.Invalidate()
 		return
 	}
@@ -492,7 +494,7 @@ func (w *Window) openPath(path string) {
 		err = w.app.OpenURL(u)
 	}
 	if err != nil {
-		w.session.Notice(widgets.NoticeWarning, "Cannot open "+abs+": "+err.Error())
+		w.session.Notice(model.NoticeWarning, "Cannot open "+abs+": "+err.Error())
 		w.Invalidate()
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"knightcode.ai/desktop/model"
 )
 
 const (
@@ -35,7 +36,7 @@ type AttachmentStrip struct {
 	// OnPreview is called with the ID of a thumbnail the user tapped.
 	OnPreview func(id string)
 
-	items []Attachment
+	items []model.Attachment
 	// Decoded thumbnails and their views by ID, so that a draft change
 	// decodes only what is new.
 	decoded map[string]*decodedThumb
@@ -53,7 +54,7 @@ type decodedThumb struct {
 // attachView is a thumbnail tile or an error chip.
 type attachView interface {
 	fyne.Widget
-	set(a Attachment, d *decodedThumb)
+	set(a model.Attachment, d *decodedThumb)
 	size() fyne.Size
 }
 
@@ -76,7 +77,7 @@ func decodeImage(data []byte) (image.Image, error) {
 // time its ID comes with Thumb bytes, on the calling (UI) goroutine, so
 // Thumb should be small; it is kept until the ID goes away, and new bytes
 // for a known ID are not looked at.
-func (s *AttachmentStrip) SetAttachments(items []Attachment) {
+func (s *AttachmentStrip) SetAttachments(items []model.Attachment) {
 	if slices.EqualFunc(s.items, items, sameAttachment) {
 		return
 	}
@@ -127,12 +128,12 @@ func (s *AttachmentStrip) SetAttachments(items []Attachment) {
 
 // sameAttachment compares what the strip draws; Thumb bytes count only by
 // presence, as an ID's thumbnail is decoded once.
-func sameAttachment(a, b Attachment) bool {
+func sameAttachment(a, b model.Attachment) bool {
 	return a.ID == b.ID && a.Name == b.Name && a.Note == b.Note && a.Loading == b.Loading &&
 		a.Error == b.Error && (len(a.Thumb) > 0) == (len(b.Thumb) > 0)
 }
 
-func (s *AttachmentStrip) newView(a Attachment) attachView {
+func (s *AttachmentStrip) newView(a model.Attachment) attachView {
 	remove := func() {
 		if s.OnRemove != nil {
 			s.OnRemove(a.ID)
@@ -239,7 +240,7 @@ func NewImagePreview(data []byte, name, note string) fyne.CanvasObject {
 // a remove button on its corner and the file's name and note under it.
 type attachTile struct {
 	widget.BaseWidget
-	a       Attachment
+	a       model.Attachment
 	img     image.Image
 	onTap   func()
 	hovered bool
@@ -265,7 +266,7 @@ func newAttachTile(remove, tap func()) *attachTile {
 	return t
 }
 
-func (t *attachTile) set(a Attachment, d *decodedThumb) {
+func (t *attachTile) set(a model.Attachment, d *decodedThumb) {
 	var img image.Image
 	if d != nil {
 		img = d.img
@@ -400,7 +401,7 @@ func (t *attachTile) objects() []fyne.CanvasObject {
 // error colour, with a button to clear it.
 type attachChip struct {
 	widget.BaseWidget
-	a      Attachment
+	a      model.Attachment
 	bg     *canvas.Rectangle
 	icon   *canvas.Image
 	name   *canvas.Text
@@ -417,7 +418,7 @@ func newAttachChip(remove func()) *attachChip {
 	return c
 }
 
-func (c *attachChip) set(a Attachment, _ *decodedThumb) {
+func (c *attachChip) set(a model.Attachment, _ *decodedThumb) {
 	c.a = a
 	c.Refresh()
 }

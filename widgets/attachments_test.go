@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+	"knightcode.ai/desktop/model"
 )
 
 // testPNG is a w×h picture: a diagonal gradient, so a stretched or cropped
@@ -30,8 +31,8 @@ func testPNG(t testing.TB, w, h int, tint color.NRGBA) []byte {
 	return b.Bytes()
 }
 
-func sampleAttachments(t testing.TB) []Attachment {
-	return []Attachment{
+func sampleAttachments(t testing.TB) []model.Attachment {
+	return []model.Attachment{
 		{ID: "a", Name: "screenshot-2026-11-30-at-12.04.55.png", Thumb: testPNG(t, 160, 100, color.NRGBA{255, 200, 80, 0}), Note: "scaled down from 4032×3024"},
 		{ID: "b", Name: "tall.jpg", Thumb: testPNG(t, 40, 120, color.NRGBA{80, 160, 255, 0})},
 		{ID: "c", Name: "IMG_0042.HEIC", Loading: true},

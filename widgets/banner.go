@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"knightcode.ai/desktop/model"
 )
 
 // bannerDetailRows is how many lines of detail show before they scroll.
@@ -24,7 +25,7 @@ type Banner struct {
 	OnDismiss func()
 
 	title  string
-	level  NoticeLevel
+	level  model.NoticeLevel
 	doc    *monoDoc
 	detail *monoView
 	scroll *syncScroll
@@ -38,7 +39,7 @@ type Banner struct {
 
 // NewBanner returns a hidden banner.
 func NewBanner() *Banner {
-	b := &Banner{doc: newMonoDoc(), level: NoticeError}
+	b := &Banner{doc: newMonoDoc(), level: model.NoticeError}
 	b.ExtendBaseWidget(b)
 	b.Hide()
 	return b
@@ -47,7 +48,7 @@ func NewBanner() *Banner {
 // SetMessage sets what the banner says: a one-line title, plain-text detail
 // (a stderr tail; may be empty) and whether it is an error, a warning or
 // neutral news (NoticeInfo).
-func (b *Banner) SetMessage(title, detail string, level NoticeLevel) {
+func (b *Banner) SetMessage(title, detail string, level model.NoticeLevel) {
 	b.title, b.level = title, level
 	b.doc.lines.setText(detail)
 	// The last lines of stderr are the ones that say what went wrong.
@@ -171,9 +172,9 @@ func (r *bannerRenderer) Refresh() {
 	var tone fyne.ThemeColorName
 	var icon fyne.Resource
 	switch b.level {
-	case NoticeError:
+	case model.NoticeError:
 		tone, icon = theme.ColorNameError, theme.NewErrorThemedResource(theme.ErrorIcon())
-	case NoticeWarning:
+	case model.NoticeWarning:
 		tone, icon = theme.ColorNameWarning, theme.NewWarningThemedResource(theme.WarningIcon())
 	default:
 		// Neutral news, such as the agent ending the session by itself.

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
+	"knightcode.ai/desktop/model"
 )
 
 func TestBanner(t *testing.T) {
@@ -27,7 +28,7 @@ func TestBanner(t *testing.T) {
 		fmt.Fprintf(&tail, "stderr line %d\n", i)
 	}
 	tail.WriteString("panic: <b>not markup</b>")
-	b.SetMessage("KnightCode agent exited — exit code 3", tail.String(), NoticeError)
+	b.SetMessage("KnightCode agent exited — exit code 3", tail.String(), model.NoticeError)
 	b.Show()
 	w.Content().Refresh() // the desktop driver re-lays out on its own when a size changes
 	test.AssertRendersToMarkup(t, "banner/crash.xml", w.Canvas())
@@ -42,7 +43,7 @@ func TestBanner(t *testing.T) {
 	}
 
 	b.OnRestart = nil
-	b.SetMessage("KnightCode agent is not responding", "", NoticeWarning)
+	b.SetMessage("KnightCode agent is not responding", "", model.NoticeWarning)
 	b.Show()
 	w.Content().Refresh()
 	test.AssertRendersToMarkup(t, "banner/warning.xml", w.Canvas())

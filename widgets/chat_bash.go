@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"knightcode.ai/desktop/model"
 )
 
 // bashTailLines caps the output drawn for one command: the row must stay
@@ -47,7 +48,7 @@ func newBashView() *bashView {
 	return v
 }
 
-func (v *bashView) update(it *ChatItem) {
+func (v *bashView) update(it *model.ChatItem) {
 	v.cmd = it.Command
 	v.output = strings.TrimRight(it.Text, "\n")
 	v.hidden = 0
@@ -63,7 +64,7 @@ func (v *bashView) update(it *ChatItem) {
 // bashStatus is the line under a command: how it ended or that it runs,
 // how long it took, truncation and where the full output is. A running
 // command's item is updated (a new Revision) to move its clock on.
-func bashStatus(it *ChatItem, now time.Time) []inlineSpan {
+func bashStatus(it *model.ChatItem, now time.Time) []inlineSpan {
 	small := fyne.ThemeSizeName(theme.SizeNameCaptionText)
 	var spans []inlineSpan
 	add := func(text string, col fyne.ThemeColorName) {
@@ -75,7 +76,7 @@ func bashStatus(it *ChatItem, now time.Time) []inlineSpan {
 	switch {
 	case it.Cancelled:
 		add("cancelled", theme.ColorNameWarning)
-	case it.StopReason == StopInterrupted:
+	case it.StopReason == model.StopInterrupted:
 		add("interrupted: the agent stopped", theme.ColorNameWarning)
 	case it.ExitCode != nil && *it.ExitCode == 0:
 		// Success is the quiet case; the theme's green is also hard to

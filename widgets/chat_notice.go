@@ -6,6 +6,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"knightcode.ai/desktop/model"
 )
 
 // noticeView is a line from the app itself (an error, a retry, an agent
@@ -16,7 +17,7 @@ type noticeView struct {
 	line  *noteLine
 	copy  *copyAction
 	text  string
-	level NoticeLevel
+	level model.NoticeLevel
 }
 
 func newNoticeView() *noticeView {
@@ -27,16 +28,16 @@ func newNoticeView() *noticeView {
 	return v
 }
 
-func (v *noticeView) update(it *ChatItem) {
+func (v *noticeView) update(it *model.ChatItem) {
 	text := strings.TrimRight(it.Text, "\n")
 	if v.line != nil && text == v.text && it.Level == v.level {
 		return
 	}
 	v.text, v.level = text, it.Level
 	switch it.Level {
-	case NoticeWarning:
+	case model.NoticeWarning:
 		v.line = newNoteLine(theme.IconNameWarning, theme.ColorNameWarning, text, true)
-	case NoticeError:
+	case model.NoticeError:
 		v.line = newNoteLine(theme.IconNameError, theme.ColorNameError, text, true)
 	default:
 		v.line = newNoteLine(theme.IconNameInfo, theme.ColorNamePlaceHolder, text, false)

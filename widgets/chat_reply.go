@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"knightcode.ai/desktop/model"
 )
 
 // replyView is an assistant reply: a meta line with a Copy action, then
@@ -33,7 +34,7 @@ type replyView struct {
 // replyPart is what one or more consecutive blocks are drawn with: a
 // MarkdownView, a thinkingView, or a chipRow for a run of tool calls.
 type replyPart struct {
-	kind BlockKind
+	kind model.BlockKind
 	obj  fyne.CanvasObject
 }
 
@@ -46,7 +47,7 @@ func newReplyView(id string, env *chatEnv) *replyView {
 	return v
 }
 
-func (v *replyView) update(it *ChatItem) {
+func (v *replyView) update(it *model.ChatItem) {
 	// Parts repaint themselves; the reply repaints as a whole only when
 	// its shape changed, not for every streamed token.
 	reshaped := v.meta.Text != it.Meta
@@ -56,8 +57,8 @@ func (v *replyView) update(it *ChatItem) {
 	for i := 0; i < len(it.Blocks); i++ {
 		b := &it.Blocks[i]
 		end := i + 1
-		if b.Kind == BlockToolCall {
-			for end < len(it.Blocks) && it.Blocks[end].Kind == BlockToolCall {
+		if b.Kind == model.BlockToolCall {
+			for end < len(it.Blocks) && it.Blocks[end].Kind == model.BlockToolCall {
 				end++
 			}
 		}
@@ -89,15 +90,15 @@ func (v *replyView) update(it *ChatItem) {
 	}
 }
 
-func (v *replyView) newPart(kind BlockKind, block int) replyPart {
+func (v *replyView) newPart(kind model.BlockKind, block int) replyPart {
 	switch kind {
-	case BlockThinking:
+	case model.BlockThinking:
 		key := v.id + "#thinking" + strconv.Itoa(block)
 		return replyPart{kind: kind, obj: newThinkingView(
 			func() bool { return v.env.expanded[key] },
 			func(open bool) { v.env.expanded[key] = open },
 			func() { v.env.relayout(v.id) })}
-	case BlockToolCall:
+	case model.BlockToolCall:
 		return replyPart{kind: kind, obj: newChipRow(v.env.toolTapped)}
 	}
 	m := NewMarkdownView()
@@ -111,7 +112,7 @@ const lengthNote = "Cut off at the model's output limit: the reply is incomplete
 
 // setFooter shows an error, "Aborted", a cut-off reply, or that the reply is streaming,
 // reporting whether that changed.
-func (v *replyView) setFooter(it *ChatItem) bool {
+func (v *replyView) setFooter(it *model.ChatItem) bool {
 	key := ""
 	switch {
 	case it.StopReason == "error":
@@ -120,7 +121,7 @@ func (v *replyView) setFooter(it *ChatItem) bool {
 		key = "aborted"
 	case it.StopReason == "length":
 		key = "length"
-	case it.StopReason == StopInterrupted:
+	case it.StopReason == model.StopInterrupted:
 		key = "interrupted:" + it.ErrorMessage
 	case it.Streaming:
 		key = "streaming"

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"knightcode.ai/desktop/model"
 )
 
 // summaryCard is a compaction or branch summary (collapsed to its first line
@@ -23,7 +24,7 @@ type summaryCard struct {
 	body   *textFlow
 	copy   *copyAction
 
-	kind  ChatKind
+	kind  model.ChatKind
 	text  string
 	title string
 }
@@ -43,7 +44,7 @@ func newSummaryCard(id string, env *chatEnv) *summaryCard {
 func (v *summaryCard) key() string { return v.id + "#card" }
 
 // collapsible cards are the summaries; a custom message is shown whole.
-func (v *summaryCard) collapsible() bool { return v.kind != ChatCustom }
+func (v *summaryCard) collapsible() bool { return v.kind != model.ChatCustom }
 
 func (v *summaryCard) open() bool { return !v.collapsible() || v.env.expanded[v.key()] }
 
@@ -57,16 +58,16 @@ func (v *summaryCard) toggle() {
 	v.Refresh()
 }
 
-func (v *summaryCard) update(it *ChatItem) {
+func (v *summaryCard) update(it *model.ChatItem) {
 	v.kind = it.Kind
 	v.text = strings.TrimRight(it.Text, "\n")
 	switch it.Kind {
-	case ChatCompaction:
+	case model.ChatCompaction:
 		v.title = "Context compacted"
 		if it.Streaming {
 			v.title = "Compacting context…"
 		}
-	case ChatBranchSummary:
+	case model.ChatBranchSummary:
 		v.title = "Summary of the abandoned branch"
 	default:
 		v.title = it.Meta
@@ -89,9 +90,9 @@ func (v *summaryCard) restyle() {
 	v.bg.CornerRadius = th.Size(theme.SizeNameInputRadius) * 1.5
 	icon := theme.IconNameHistory
 	switch v.kind {
-	case ChatBranchSummary:
+	case model.ChatBranchSummary:
 		icon = theme.IconNameContentRedo
-	case ChatCustom:
+	case model.ChatCustom:
 		icon = theme.IconNameInfo
 	}
 	preview := ""

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"knightcode.ai/desktop/model"
 )
 
 // thumbMax bounds each side of an image thumbnail.
@@ -66,7 +67,7 @@ func newUserView(id string, env *chatEnv) *userView {
 	return v
 }
 
-func (v *userView) update(it *ChatItem) {
+func (v *userView) update(it *model.ChatItem) {
 	v.src = it.Text
 	v.text.setSpans([]inlineSpan{{text: strings.TrimRight(it.Text, "\n")}})
 	v.thumbs, v.sizes = v.thumbs[:0], v.sizes[:0]
@@ -81,7 +82,7 @@ func (v *userView) update(it *ChatItem) {
 
 // decodeThumb decodes an attached image, scaled to fit thumbMax; bytes that
 // do not decode are named instead.
-func decodeThumb(t Thumbnail) (fyne.CanvasObject, fyne.Size) {
+func decodeThumb(t model.Thumbnail) (fyne.CanvasObject, fyne.Size) {
 	img, _, err := image.Decode(bytes.NewReader(t.Data))
 	if err != nil {
 		label := "[image]"

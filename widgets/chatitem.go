@@ -6,6 +6,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
+	"knightcode.ai/desktop/model"
 )
 
 // itemView draws one transcript entry. It is built once per entry and
@@ -14,7 +15,7 @@ import (
 type itemView interface {
 	selfLaying
 	windowed
-	update(it *ChatItem)
+	update(it *model.ChatItem)
 }
 
 // chatEnv is what item views need from the chat view around them.
@@ -48,15 +49,15 @@ func layoutSelf(v selfLaying, size fyne.Size) {
 	}
 }
 
-func newItemView(it *ChatItem, env *chatEnv) itemView {
+func newItemView(it *model.ChatItem, env *chatEnv) itemView {
 	switch it.Kind {
-	case ChatUser:
+	case model.ChatUser:
 		return newUserView(it.ID, env)
-	case ChatAssistant:
+	case model.ChatAssistant:
 		return newReplyView(it.ID, env)
-	case ChatBash:
+	case model.ChatBash:
 		return newBashView()
-	case ChatCompaction, ChatBranchSummary, ChatCustom:
+	case model.ChatCompaction, model.ChatBranchSummary, model.ChatCustom:
 		return newSummaryCard(it.ID, env)
 	}
 	return newNoticeView()
@@ -64,16 +65,16 @@ func newItemView(it *ChatItem, env *chatEnv) itemView {
 
 // copyChatItem copies src into dst, including everything the caller may
 // reuse or change after SetItems returns: the slices and the exit code.
-func copyChatItem(dst, src *ChatItem) {
+func copyChatItem(dst, src *model.ChatItem) {
 	*dst = *src
 	it := dst
 	if it.Blocks != nil {
-		it.Blocks = append([]ChatBlock(nil), it.Blocks...)
+		it.Blocks = append([]model.ChatBlock(nil), it.Blocks...)
 	}
 	if it.Images != nil {
-		imgs := make([]Thumbnail, len(it.Images))
+		imgs := make([]model.Thumbnail, len(it.Images))
 		for i, t := range it.Images {
-			imgs[i] = Thumbnail{Data: append([]byte(nil), t.Data...), MimeType: t.MimeType}
+			imgs[i] = model.Thumbnail{Data: append([]byte(nil), t.Data...), MimeType: t.MimeType}
 		}
 		it.Images = imgs
 	}
@@ -99,7 +100,7 @@ type chatViewCache struct {
 
 type cachedView struct {
 	id    string
-	kind  ChatKind
+	kind  model.ChatKind
 	rev   uint64
 	stamp lookStamp
 	view  itemView

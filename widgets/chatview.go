@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"knightcode.ai/desktop/model"
 )
 
 // maxMovedEntries is how many entries may change place in one update
@@ -52,7 +53,7 @@ type ChatView struct {
 	latest *widget.Button
 	unseen bool
 
-	items []ChatItem
+	items []model.ChatItem
 	ids   map[string]int
 	rows  chatRows
 	views *chatViewCache
@@ -120,7 +121,7 @@ func NewChatView() *ChatView {
 
 // SetItems shows the whole transcript. Call it at most once per frame;
 // items may be reused by the caller afterwards.
-func (cv *ChatView) SetItems(items []ChatItem) {
+func (cv *ChatView) SetItems(items []model.ChatItem) {
 	if cv.scroll.Size().Height > 0 && len(cv.items) > 0 {
 		cv.follow = cv.atBottom()
 		if !cv.follow {
@@ -150,7 +151,7 @@ func (cv *ChatView) SetItems(items []ChatItem) {
 
 // update takes the next state of the transcript shown: entries changed in
 // place, added at the end or cut from it.
-func (cv *ChatView) update(items []ChatItem, guess func(int) float32) {
+func (cv *ChatView) update(items []model.ChatItem, guess func(int) float32) {
 	old := len(cv.items)
 	moved := false
 	for i := range items {
@@ -173,7 +174,7 @@ func (cv *ChatView) update(items []ChatItem, guess func(int) float32) {
 		cv.items = cv.items[:len(items)]
 	}
 	for i := old; i < len(items); i++ {
-		cv.items = append(cv.items, ChatItem{})
+		cv.items = append(cv.items, model.ChatItem{})
 		copyChatItem(&cv.items[i], &items[i])
 	}
 	cv.rows.resize(len(items), guess)
@@ -188,7 +189,7 @@ func (cv *ChatView) update(items []ChatItem, guess func(int) float32) {
 
 // prepends says whether items is the transcript shown with older entries
 // put before it, as when a long session is loaded from its end.
-func (cv *ChatView) prepends(items []ChatItem) bool {
+func (cv *ChatView) prepends(items []model.ChatItem) bool {
 	n, m := len(cv.items), len(items)
 	if n == 0 || m <= n {
 		return false
@@ -198,10 +199,10 @@ func (cv *ChatView) prepends(items []ChatItem) bool {
 }
 
 // prepend keeps the rows of the entries shown, now further down.
-func (cv *ChatView) prepend(items []ChatItem, guess func(int) float32) {
+func (cv *ChatView) prepend(items []model.ChatItem, guess func(int) float32) {
 	k := len(items) - len(cv.items)
 	old, oldH, oldM := cv.items, cv.rows.h, cv.rows.measured
-	cv.items = copyChatItems(make([]ChatItem, 0, len(items)), items)
+	cv.items = copyChatItems(make([]model.ChatItem, 0, len(items)), items)
 	cv.rows.reset(len(items), guess)
 	for i := range old {
 		if old[i].ID == items[k+i].ID && old[i].Revision == items[k+i].Revision {
@@ -214,10 +215,10 @@ func (cv *ChatView) prepend(items []ChatItem, guess func(int) float32) {
 	cv.reindex()
 }
 
-func copyChatItems(dst, src []ChatItem) []ChatItem {
+func copyChatItems(dst, src []model.ChatItem) []model.ChatItem {
 	dst = slices.Grow(dst, len(src))
 	for i := range src {
-		dst = append(dst, ChatItem{})
+		dst = append(dst, model.ChatItem{})
 		copyChatItem(&dst[len(dst)-1], &src[i])
 	}
 	return dst
@@ -233,7 +234,7 @@ func (cv *ChatView) reindex() {
 // replacesTranscript says whether items is a different transcript rather
 // than the next state of the one shown (a session was opened or the
 // conversation switched branch): its rows are then laid out from scratch.
-func (cv *ChatView) replacesTranscript(items []ChatItem) bool {
+func (cv *ChatView) replacesTranscript(items []model.ChatItem) bool {
 	switch {
 	case len(cv.items) == 0:
 		return len(items) > 0
@@ -262,7 +263,7 @@ func (cv *ChatView) ScrollToBottom() {
 }
 
 // viewFor returns the entry's view, built or brought up to date.
-func (cv *ChatView) viewFor(it *ChatItem) itemView {
+func (cv *ChatView) viewFor(it *model.ChatItem) itemView {
 	st := lookStampOf(cv.Theme())
 	c := cv.views.get(it.ID)
 	if c != nil && c.kind != it.Kind {

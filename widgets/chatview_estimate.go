@@ -1,6 +1,10 @@
 package widgets
 
-import "strings"
+import (
+	"strings"
+
+	"knightcode.ai/desktop/model"
+)
 
 // Rows the list has not measured would all count as chatRowEstimate. A
 // cheap guess from the text's length is much closer, which keeps the
@@ -9,37 +13,37 @@ import "strings"
 
 // estimateHeight guesses an entry's height at width without building it;
 // it is rounded like measured heights.
-func estimateHeight(it *ChatItem, width float32) float32 {
+func estimateHeight(it *model.ChatItem, width float32) float32 {
 	return rowHeight(guessHeight(it, width))
 }
 
-func guessHeight(it *ChatItem, width float32) float32 {
+func guessHeight(it *model.ChatItem, width float32) float32 {
 	const line, inset = 21, 16
 	cpl := max(int(width/7.5), 20) // characters per line of body text
 	lines := func(s string) float32 {
 		return float32(len(s)/cpl + strings.Count(s, "\n")/2 + 1)
 	}
 	switch it.Kind {
-	case ChatUser:
+	case model.ChatUser:
 		h := lines(it.Text)*line + 2*inset + 20
 		if len(it.Images) > 0 {
 			h += thumbMax + 8
 		}
 		return h
-	case ChatAssistant:
+	case model.ChatAssistant:
 		h := float32(2*inset + 28)
 		for _, b := range it.Blocks {
 			switch b.Kind {
-			case BlockText:
+			case model.BlockText:
 				h += lines(b.Text)*line + 12
 			default:
 				h += line + 12
 			}
 		}
 		return h
-	case ChatBash:
+	case model.ChatBash:
 		return float32(min(strings.Count(it.Text, "\n")+1, bashTailLines))*16 + 2*inset + 60
-	case ChatNotice:
+	case model.ChatNotice:
 		return line + 2*inset
 	}
 	return 2*line + 2*inset + 16

@@ -1,5 +1,7 @@
 package widgets
 
+import "knightcode.ai/desktop/model"
+
 // Find searches the transcript as the session holds it (ChatItems), never
 // the drawn widgets, which exist only for what is on screen: so it covers
 // a session of any length. The first match from the screen on is found at
@@ -94,7 +96,7 @@ func (cv *ChatView) firstOnScreen(i int) (int, bool) {
 	return 0, false
 }
 
-func itemHas(it *ChatItem, q string) bool {
+func itemHas(it *model.ChatItem, q string) bool {
 	for _, t := range searchText(it) {
 		if indexFold(t, q) >= 0 {
 			return true

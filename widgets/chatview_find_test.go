@@ -8,14 +8,15 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
+	"knightcode.ai/desktop/model"
 )
 
 // findItems is a transcript with a rare word in a few entries.
-func findItems(n int) []ChatItem {
+func findItems(n int) []model.ChatItem {
 	items := manyItems(n, 1500)
 	for _, i := range []int{7, n / 2, n - 40} {
 		if i%2 == 1 {
-			items[i].Blocks = append(items[i].Blocks, ChatBlock{Kind: BlockText, Text: fmt.Sprintf("The Zebra %d and another zebra.", i)})
+			items[i].Blocks = append(items[i].Blocks, model.ChatBlock{Kind: model.BlockText, Text: fmt.Sprintf("The Zebra %d and another zebra.", i)})
 		} else {
 			items[i].Text += fmt.Sprintf(" zebra %d", i)
 		}
@@ -169,7 +170,7 @@ func TestChatViewFindStartsAtTheScreen(t *testing.T) {
 	for i := 0; i < 400; i++ {
 		b = append(b, fmt.Sprintf("Paragraph %d mentions the needle once.", i))
 	}
-	cv.SetItems([]ChatItem{{ID: "a", Kind: ChatAssistant, Revision: 1, Blocks: []ChatBlock{{Kind: BlockText, Text: strings.Join(b, "\n\n")}}}})
+	cv.SetItems([]model.ChatItem{{ID: "a", Kind: model.ChatAssistant, Revision: 1, Blocks: []model.ChatBlock{{Kind: model.BlockText, Text: strings.Join(b, "\n\n")}}}})
 	cv.Find("needle")
 	cur, total := cv.FindStatus()
 	if total != 400 || cur < 380 {

@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"knightcode.ai/desktop/model"
 )
 
 func scrolledChat(t *testing.T) *ChatView {
@@ -73,7 +74,7 @@ func TestChatViewJumpToLatest(t *testing.T) {
 	if cv.latest.Visible() {
 		t.Fatal("jump button shown before anything new arrived")
 	}
-	items = append(items, ChatItem{ID: "new", Kind: ChatAssistant, Revision: 1, Blocks: []ChatBlock{{Kind: BlockText, Text: "new reply"}}})
+	items = append(items, model.ChatItem{ID: "new", Kind: model.ChatAssistant, Revision: 1, Blocks: []model.ChatBlock{{Kind: model.BlockText, Text: "new reply"}}})
 	cv.SetItems(items)
 	if !cv.latest.Visible() {
 		t.Fatal("no jump button after new content arrived above the reader")

@@ -8,6 +8,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"knightcode.ai/desktop/model"
 )
 
 func TestChatViewTranscript(t *testing.T) {
@@ -21,41 +22,41 @@ func TestChatViewTranscript(t *testing.T) {
 
 // streamedReply is the states a reply goes through while it streams: its
 // thinking grows, a tool call runs, then its markdown arrives in chunks.
-func streamedReply(final string) []ChatItem {
-	var states []ChatItem
+func streamedReply(final string) []model.ChatItem {
+	var states []model.ChatItem
 	rev := uint64(1)
-	add := func(streaming bool, blocks ...ChatBlock) {
+	add := func(streaming bool, blocks ...model.ChatBlock) {
 		rev++
-		states = append(states, ChatItem{ID: "a", Kind: ChatAssistant, Revision: rev, Meta: "Fake Thinker · 12:04",
+		states = append(states, model.ChatItem{ID: "a", Kind: model.ChatAssistant, Revision: rev, Meta: "Fake Thinker · 12:04",
 			Streaming: streaming, Blocks: blocks})
 	}
 	thinking := "Reading the handler.\nIt never closes the body."
 	for i := 1; i <= len(thinking); i += 7 {
-		add(true, ChatBlock{Kind: BlockThinking, Text: thinking[:i]})
+		add(true, model.ChatBlock{Kind: model.BlockThinking, Text: thinking[:i]})
 	}
-	think := ChatBlock{Kind: BlockThinking, Text: thinking}
-	call := ChatBlock{Kind: BlockToolCall, ToolCallID: "t1", ToolName: "read", ArgsSummary: "main.go"}
-	for _, s := range []ToolStatus{ToolPending, ToolRunning, ToolDone} {
+	think := model.ChatBlock{Kind: model.BlockThinking, Text: thinking}
+	call := model.ChatBlock{Kind: model.BlockToolCall, ToolCallID: "t1", ToolName: "read", ArgsSummary: "main.go"}
+	for _, s := range []model.ToolStatus{model.ToolPending, model.ToolRunning, model.ToolDone} {
 		call.ToolStatus = s
 		add(true, think, call)
 	}
 	for i := 1; i < len(final); i += 1 + i%13 {
-		add(true, think, call, ChatBlock{Kind: BlockText, Text: final[:i]})
+		add(true, think, call, model.ChatBlock{Kind: model.BlockText, Text: final[:i]})
 	}
-	add(false, think, call, ChatBlock{Kind: BlockText, Text: final})
+	add(false, think, call, model.ChatBlock{Kind: model.BlockText, Text: final})
 	return states
 }
 
 // streamAndLoad shows a reply once as it streams and once loaded whole,
 // in windows of the given size, and returns both views and windows.
 func streamAndLoad(t *testing.T, size fyne.Size) (streamed, complete *ChatView, ws, wc fyne.Window) {
-	user := ChatItem{ID: "u", Kind: ChatUser, Revision: 1, Text: "Why does it leak?"}
+	user := model.ChatItem{ID: "u", Kind: model.ChatUser, Revision: 1, Text: "Why does it leak?"}
 	states := streamedReply(markdownDocument)
 
 	streamed = NewChatView()
 	ws = test.NewTempWindow(t, streamed)
 	ws.Resize(size)
-	items := []ChatItem{user, {}}
+	items := []model.ChatItem{user, {}}
 	for _, s := range states {
 		items[1] = s // the caller reuses its slice between calls
 		streamed.SetItems(items)
@@ -64,7 +65,7 @@ func streamAndLoad(t *testing.T, size fyne.Size) (streamed, complete *ChatView, 
 	complete = NewChatView()
 	wc = test.NewTempWindow(t, complete)
 	wc.Resize(size)
-	complete.SetItems([]ChatItem{user, states[len(states)-1]})
+	complete.SetItems([]model.ChatItem{user, states[len(states)-1]})
 	return streamed, complete, ws, wc
 }
 
@@ -117,14 +118,14 @@ func TestChatViewStaysPutWhenScrolledUp(t *testing.T) {
 	reading := cv.scroll.Offset.Y
 	top := cv.shown[0]
 	onScreen := float32(cv.rows.topOf(top.index)) - reading
-	items = append(items, ChatItem{ID: "new", Kind: ChatAssistant, Revision: 1, Blocks: []ChatBlock{{Kind: BlockText, Text: "more"}}})
+	items = append(items, model.ChatItem{ID: "new", Kind: model.ChatAssistant, Revision: 1, Blocks: []model.ChatBlock{{Kind: model.BlockText, Text: "more"}}})
 	cv.SetItems(items)
 	if got := float32(cv.rows.topOf(top.index)) - cv.scroll.Offset.Y; got != onScreen {
 		t.Fatalf("entry %d moved from %v to %v on screen while the user was reading", top.index, onScreen, got)
 	}
 	cv.ScrollToBottom()
 	items[len(items)-1].Revision++
-	items[len(items)-1].Blocks = []ChatBlock{{Kind: BlockText, Text: strings.Repeat("much more text ", 200)}}
+	items[len(items)-1].Blocks = []model.ChatBlock{{Kind: model.BlockText, Text: strings.Repeat("much more text ", 200)}}
 	cv.SetItems(items)
 	if !cv.atBottom() {
 		t.Fatal("view did not follow new content after ScrollToBottom")
@@ -215,16 +216,16 @@ func userScroll(cv *ChatView, dy float32) {
 
 // manyItems is a transcript of n entries alternating prompts and replies
 // of about size bytes of markdown.
-func manyItems(n, size int) []ChatItem {
+func manyItems(n, size int) []model.ChatItem {
 	reply := longMarkdownReply(size)
-	items := make([]ChatItem, n)
+	items := make([]model.ChatItem, n)
 	for i := range items {
 		if i%2 == 0 {
-			items[i] = ChatItem{ID: fmt.Sprint("u", i), Kind: ChatUser, Revision: 1, Text: fmt.Sprintf("Question %d: what next?", i)}
+			items[i] = model.ChatItem{ID: fmt.Sprint("u", i), Kind: model.ChatUser, Revision: 1, Text: fmt.Sprintf("Question %d: what next?", i)}
 			continue
 		}
-		items[i] = ChatItem{ID: fmt.Sprint("a", i), Kind: ChatAssistant, Revision: 1, Meta: "Fake Thinker",
-			Blocks: []ChatBlock{{Kind: BlockText, Text: reply}}}
+		items[i] = model.ChatItem{ID: fmt.Sprint("a", i), Kind: model.ChatAssistant, Revision: 1, Meta: "Fake Thinker",
+			Blocks: []model.ChatBlock{{Kind: model.BlockText, Text: reply}}}
 	}
 	return items
 }
@@ -280,7 +281,7 @@ func BenchmarkChatViewStreamingIn12k(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		last.Revision++
-		last.Blocks = []ChatBlock{{Kind: BlockText, Text: reply[:cuts[i%len(cuts)]]}}
+		last.Blocks = []model.ChatBlock{{Kind: model.BlockText, Text: reply[:cuts[i%len(cuts)]]}}
 		cv.SetItems(items)
 	}
 }
@@ -343,15 +344,15 @@ func TestChatViewCutOffReplySaysSo(t *testing.T) {
 	cv := NewChatView()
 	w := test.NewTempWindow(t, cv)
 	w.Resize(fyne.NewSize(700, 600))
-	reply := ChatItem{ID: "a", Kind: ChatAssistant, Revision: 1, Meta: "Fake Thinker",
-		Blocks: []ChatBlock{{Kind: BlockText, Text: "The first half of a long"}}, StopReason: "length"}
-	cv.SetItems([]ChatItem{reply})
+	reply := model.ChatItem{ID: "a", Kind: model.ChatAssistant, Revision: 1, Meta: "Fake Thinker",
+		Blocks: []model.ChatBlock{{Kind: model.BlockText, Text: "The first half of a long"}}, StopReason: "length"}
+	cv.SetItems([]model.ChatItem{reply})
 	if !strings.Contains(test.RenderToMarkup(w.Canvas()), "output limit") {
 		t.Fatal("a reply cut off at the output limit does not say so")
 	}
 	// An ordinary end has no footer.
 	reply.Revision, reply.StopReason = 2, ""
-	cv.SetItems([]ChatItem{reply})
+	cv.SetItems([]model.ChatItem{reply})
 	if strings.Contains(test.RenderToMarkup(w.Canvas()), "output limit") {
 		t.Fatal("the cut-off note stays after the reply changed")
 	}
@@ -360,22 +361,22 @@ func TestChatViewCutOffReplySaysSo(t *testing.T) {
 func TestBashStatusSaysHowLong(t *testing.T) {
 	start := time.Unix(1000, 0)
 	code := 0
-	text := func(it ChatItem, now time.Time) string {
+	text := func(it model.ChatItem, now time.Time) string {
 		var parts []string
 		for _, sp := range bashStatus(&it, now) {
 			parts = append(parts, sp.text)
 		}
 		return strings.Join(parts, "")
 	}
-	running := ChatItem{Kind: ChatBash, Streaming: true, Started: start}
+	running := model.ChatItem{Kind: model.ChatBash, Streaming: true, Started: start}
 	if got := text(running, start.Add(3200*time.Millisecond)); got != "running…  ·  3s" {
 		t.Fatalf("running: %q", got)
 	}
-	done := ChatItem{Kind: ChatBash, ExitCode: &code, Started: start, Ended: start.Add(1500 * time.Millisecond)}
+	done := model.ChatItem{Kind: model.ChatBash, ExitCode: &code, Started: start, Ended: start.Add(1500 * time.Millisecond)}
 	if got := text(done, start.Add(time.Hour)); got != "exit 0  ·  1.5s" {
 		t.Fatalf("done: %q", got)
 	}
-	loaded := ChatItem{Kind: ChatBash, ExitCode: &code}
+	loaded := model.ChatItem{Kind: model.ChatBash, ExitCode: &code}
 	if got := text(loaded, start); got != "exit 0" {
 		t.Fatalf("from the session file: %q", got)
 	}

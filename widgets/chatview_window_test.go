@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
+	"knightcode.ai/desktop/model"
 )
 
 // treeStats counts what the canvas tree holds under o, placed at y on
@@ -104,10 +105,10 @@ func longAnswer(n int) string {
 	return b.String()
 }
 
-func longReplyItems(reply string) []ChatItem {
-	return []ChatItem{
-		{ID: "u", Kind: ChatUser, Revision: 1, Text: "Explain everything."},
-		{ID: "a", Kind: ChatAssistant, Revision: 1, Meta: "Fake Thinker", Blocks: []ChatBlock{{Kind: BlockText, Text: reply}}},
+func longReplyItems(reply string) []model.ChatItem {
+	return []model.ChatItem{
+		{ID: "u", Kind: model.ChatUser, Revision: 1, Text: "Explain everything."},
+		{ID: "a", Kind: model.ChatAssistant, Revision: 1, Meta: "Fake Thinker", Blocks: []model.ChatBlock{{Kind: model.BlockText, Text: reply}}},
 	}
 }
 
@@ -248,7 +249,7 @@ func TestChatViewScrollExtentIsExact(t *testing.T) {
 }
 
 // hugeWordItems is a reply of one word of n bytes.
-func hugeWordItems(n int) []ChatItem {
+func hugeWordItems(n int) []model.ChatItem {
 	return longReplyItems(strings.Repeat("abcdefghij", n/10))
 }
 

@@ -3,6 +3,8 @@ package widgets
 import (
 	"strings"
 	"unicode/utf8"
+
+	"knightcode.ai/desktop/model"
 )
 
 // indexFold is the byte offset of the first match of q in s ignoring
@@ -119,17 +121,17 @@ func allFold(s, q string) []selRange {
 
 // searchText is what find looks through in an entry: the text it shows,
 // as the session holds it (a reply's markdown, a command and its output).
-func searchText(it *ChatItem) []string {
+func searchText(it *model.ChatItem) []string {
 	switch it.Kind {
-	case ChatAssistant:
+	case model.ChatAssistant:
 		out := make([]string, 0, len(it.Blocks))
 		for _, b := range it.Blocks {
-			if b.Kind != BlockToolCall {
+			if b.Kind != model.BlockToolCall {
 				out = append(out, b.Text)
 			}
 		}
 		return out
-	case ChatBash:
+	case model.ChatBash:
 		return []string{it.Command, it.Text}
 	}
 	return []string{it.Text}

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"knightcode.ai/desktop/model"
 )
 
 // NotificationList shows notices newest first, one line each, with the
@@ -21,8 +22,8 @@ type NotificationList struct {
 	// OnClose is called for Esc in the list.
 	OnClose func()
 
-	notices  []Notice // newest first
-	selected int      // index into notices, or -1
+	notices  []model.Notice // newest first
+	selected int            // index into notices, or -1
 	now      func() time.Time
 
 	list   *keyList
@@ -62,12 +63,12 @@ func NewNotificationList() *NotificationList {
 
 // SetNotices shows notices, given oldest first as ToastLayer.History and
 // logs keep them. A selected notice stays selected if it is still there.
-func (n *NotificationList) SetNotices(notices []Notice) {
-	var keep *Notice
+func (n *NotificationList) SetNotices(notices []model.Notice) {
+	var keep *model.Notice
 	if n.selected >= 0 {
 		keep = &n.notices[n.selected]
 	}
-	rev := make([]Notice, len(notices))
+	rev := make([]model.Notice, len(notices))
 	for i, x := range notices {
 		rev[len(notices)-1-i] = x
 	}
@@ -116,11 +117,11 @@ func (n *NotificationList) showDetail() {
 	n.scroll.ScrollToTop()
 }
 
-func levelName(l NoticeLevel) string {
+func levelName(l model.NoticeLevel) string {
 	switch l {
-	case NoticeError:
+	case model.NoticeError:
 		return "Error"
-	case NoticeWarning:
+	case model.NoticeWarning:
 		return "Warning"
 	}
 	return "Info"
@@ -185,7 +186,7 @@ func (r *notificationListRenderer) Refresh() {
 // text's first line.
 type noticeRow struct {
 	widget.BaseWidget
-	level  NoticeLevel
+	level  model.NoticeLevel
 	when   *canvas.Text
 	icon   *canvas.Image
 	source *canvas.Text
@@ -204,7 +205,7 @@ func newNoticeRow() *noticeRow {
 	return r
 }
 
-func (r *noticeRow) set(x Notice, now time.Time) {
+func (r *noticeRow) set(x model.Notice, now time.Time) {
 	r.level = x.Level
 	layout := "15:04:05"
 	if y, m, d := now.Date(); x.Time.Year() != y || x.Time.Month() != m || x.Time.Day() != d {
@@ -231,9 +232,9 @@ func (r *noticeRow) restyle() {
 	r.source.Color = resolveColor(th, theme.ColorNameForeground)
 	r.text.Color = r.source.Color
 	switch r.level {
-	case NoticeError:
+	case model.NoticeError:
 		r.icon.Resource = theme.NewErrorThemedResource(th.Icon(theme.IconNameError))
-	case NoticeWarning:
+	case model.NoticeWarning:
 		r.icon.Resource = theme.NewWarningThemedResource(th.Icon(theme.IconNameWarning))
 	default:
 		r.icon.Resource = theme.NewPrimaryThemedResource(th.Icon(theme.IconNameInfo))

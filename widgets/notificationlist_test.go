@@ -7,17 +7,18 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"knightcode.ai/desktop/model"
 )
 
-func sampleNotices(n int) []Notice {
+func sampleNotices(n int) []model.Notice {
 	t0 := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
-	out := []Notice{
-		{Time: t0.Add(-24 * time.Hour), Text: "Yesterday's notice", Level: NoticeInfo, Source: "git-status"},
-		{Time: t0, Text: "Extension \"lint\" failed in tool_call handler:\nTypeError: cannot read properties of undefined (reading 'path')\n    at lint.ts:42:13", Level: NoticeError, Source: "lint"},
-		{Time: t0.Add(time.Minute), Text: "<b>plain</b> & a warning with no source", Level: NoticeWarning},
+	out := []model.Notice{
+		{Time: t0.Add(-24 * time.Hour), Text: "Yesterday's notice", Level: model.NoticeInfo, Source: "git-status"},
+		{Time: t0, Text: "Extension \"lint\" failed in tool_call handler:\nTypeError: cannot read properties of undefined (reading 'path')\n    at lint.ts:42:13", Level: model.NoticeError, Source: "lint"},
+		{Time: t0.Add(time.Minute), Text: "<b>plain</b> & a warning with no source", Level: model.NoticeWarning},
 	}
 	for i := 0; i < n; i++ {
-		out = append(out, Notice{Time: t0.Add(time.Duration(i+2) * time.Minute), Text: fmt.Sprint("notice ", i), Level: NoticeLevel(i % 3), Source: "bulk"})
+		out = append(out, model.Notice{Time: t0.Add(time.Duration(i+2) * time.Minute), Text: fmt.Sprint("notice ", i), Level: model.NoticeLevel(i % 3), Source: "bulk"})
 	}
 	return out
 }

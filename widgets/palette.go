@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"knightcode.ai/desktop/model"
 )
 
 // paletteMaxWidth keeps the palette a readable column on a wide window.
@@ -20,9 +21,9 @@ const paletteMaxWidth = 640
 type CommandPalette struct {
 	// OnRun runs a command; the palette is already closed, so the command
 	// may open a dialog of its own.
-	OnRun func(item PaletteItem)
+	OnRun func(item model.PaletteItem)
 
-	items []PaletteItem
+	items []model.PaletteItem
 	hits  []paletteHit
 	panel *palettePanel
 	popup *widget.PopUp
@@ -37,7 +38,7 @@ func NewCommandPalette() *CommandPalette {
 }
 
 // SetItems replaces the commands, in the order an empty filter lists them.
-func (p *CommandPalette) SetItems(items []PaletteItem) {
+func (p *CommandPalette) SetItems(items []model.PaletteItem) {
 	p.items = slices.Clone(items)
 	p.filter(p.panel.entry.Text)
 }

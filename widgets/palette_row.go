@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"knightcode.ai/desktop/model"
 )
 
 // paletteHit is an item that matched the query.
@@ -22,7 +23,7 @@ type paletteHit struct {
 // prefix of titles the query is not expected to repeat ("/" for slash
 // commands). With details, an item whose title does not match is still
 // found by a word of its detail, after every title match.
-func rankPalette(query string, items []PaletteItem, skip string, details bool) []paletteHit {
+func rankPalette(query string, items []model.PaletteItem, skip string, details bool) []paletteHit {
 	hits := make([]paletteHit, 0, len(items))
 	q := strings.ToLower(strings.TrimSpace(query))
 	off := len([]rune(skip))
@@ -51,7 +52,7 @@ type paletteRow struct {
 	widget.BaseWidget
 	keyRow
 
-	item     PaletteItem
+	item     model.PaletteItem
 	pos      []int
 	runs     []*canvas.Text // pooled pieces of the title
 	used     int
@@ -69,7 +70,7 @@ func newPaletteRow(l *keyList) *paletteRow {
 	return r
 }
 
-func (r *paletteRow) set(id int, it PaletteItem, pos []int) {
+func (r *paletteRow) set(id int, it model.PaletteItem, pos []int) {
 	r.id, r.item, r.pos = id, it, pos
 	r.restyle()
 	r.layout(r.Size())
@@ -177,7 +178,7 @@ func (r *paletteRow) placeTitle(th fyne.Theme, x, right, mid float32) float32 {
 }
 
 // paletteNaturalWidth is how wide a row must be to show it uncut.
-func paletteNaturalWidth(th fyne.Theme, it PaletteItem) float32 {
+func paletteNaturalWidth(th fyne.Theme, it model.PaletteItem) float32 {
 	inner := th.Size(theme.SizeNameInnerPadding)
 	pad := th.Size(theme.SizeNamePadding)
 	text, caption := th.Size(theme.SizeNameText), th.Size(theme.SizeNameCaptionText)

@@ -11,10 +11,11 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"knightcode.ai/desktop/model"
 )
 
-func samplePalette() []PaletteItem {
-	return []PaletteItem{
+func samplePalette() []model.PaletteItem {
+	return []model.PaletteItem{
 		{ID: "new", Title: "New session", Detail: "Start over with an empty context", Source: "app", Shortcut: "Ctrl+N"},
 		{ID: "sessions", Title: "Open session…", Detail: "Browse saved sessions", Source: "app", Shortcut: "Ctrl+O"},
 		{ID: "model", Title: "Cycle model", Detail: "Switch to the next model", Source: "app", Shortcut: "Ctrl+P"},
@@ -28,8 +29,8 @@ func samplePalette() []PaletteItem {
 	}
 }
 
-func sampleSlash() []PaletteItem {
-	return []PaletteItem{
+func sampleSlash() []model.PaletteItem {
+	return []model.PaletteItem{
 		{ID: "compact", Title: "/compact", Detail: "Compact the context", Source: "app"},
 		{ID: "copy", Title: "/copy", Detail: "Copy the last reply", Source: "app"},
 		{ID: "model", Title: "/model", Detail: "Choose a model", Source: "app"},

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+	"knightcode.ai/desktop/model"
 )
 
 func newTestPalette(t *testing.T) (*CommandPalette, fyne.Canvas, *[]string) {
@@ -14,7 +15,7 @@ func newTestPalette(t *testing.T) (*CommandPalette, fyne.Canvas, *[]string) {
 	p := NewCommandPalette()
 	p.SetItems(samplePalette())
 	var ran []string
-	p.OnRun = func(it PaletteItem) { ran = append(ran, it.ID) }
+	p.OnRun = func(it model.PaletteItem) { ran = append(ran, it.ID) }
 	w := test.NewTempWindow(t, widget.NewLabel("window"))
 	w.Resize(fyne.NewSize(800, 560))
 	return p, w.Canvas(), &ran

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"knightcode.ai/desktop/model"
 )
 
 // Capability markers are words: the bundled fonts have no brain glyph
@@ -23,11 +24,11 @@ const (
 type ModelPicker struct {
 	widget.BaseWidget
 
-	OnChange func(ModelChoice)
+	OnChange func(model.ModelChoice)
 
 	sel     *widget.Select
-	models  []ModelChoice
-	current ModelChoice
+	models  []model.ModelChoice
+	current model.ModelChoice
 	quiet   bool
 }
 
@@ -41,7 +42,7 @@ func NewModelPicker() *ModelPicker {
 }
 
 // SetModels replaces the list of models.
-func (p *ModelPicker) SetModels(models []ModelChoice) {
+func (p *ModelPicker) SetModels(models []model.ModelChoice) {
 	if slices.Equal(p.models, models) {
 		return
 	}
@@ -57,7 +58,7 @@ func (p *ModelPicker) SetModels(models []ModelChoice) {
 // SetCurrent shows the model in use without calling OnChange. A model not
 // in the list is still shown, by its provider and id.
 func (p *ModelPicker) SetCurrent(provider, id string) {
-	p.current = ModelChoice{Provider: provider, ID: id}
+	p.current = model.ModelChoice{Provider: provider, ID: id}
 	for _, m := range p.models {
 		if m.Provider == provider && m.ID == id {
 			p.current = m
@@ -67,7 +68,7 @@ func (p *ModelPicker) SetCurrent(provider, id string) {
 }
 
 // Current returns the model shown.
-func (p *ModelPicker) Current() ModelChoice { return p.current }
+func (p *ModelPicker) Current() model.ModelChoice { return p.current }
 
 // Open drops the list down, as a click would: for "pick another model".
 func (p *ModelPicker) Open() { p.sel.Tapped(&fyne.PointEvent{}) }
@@ -106,7 +107,7 @@ func (p *ModelPicker) picked(label string) {
 
 // modelLabel names m in the list. The id is added when another entry has
 // the same name and provider, so every option is unique.
-func modelLabel(m ModelChoice, all []ModelChoice) string {
+func modelLabel(m model.ModelChoice, all []model.ModelChoice) string {
 	name := m.Name
 	if name == "" {
 		name = m.ID

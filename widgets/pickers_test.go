@@ -6,9 +6,10 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
+	"knightcode.ai/desktop/model"
 )
 
-var testModels = []ModelChoice{
+var testModels = []model.ModelChoice{
 	{Provider: "anthropic", ID: "claude-sonnet-4", Name: "Claude Sonnet 4", Reasoning: true, Images: true},
 	{Provider: "openai", ID: "gpt-4o-mini", Name: "GPT-4o mini", Images: true},
 	{Provider: "local", ID: "qwen-coder"},
@@ -17,8 +18,8 @@ var testModels = []ModelChoice{
 func TestModelPicker(t *testing.T) {
 	test.NewTempApp(t)
 	p := NewModelPicker()
-	var changes []ModelChoice
-	p.OnChange = func(m ModelChoice) { changes = append(changes, m) }
+	var changes []model.ModelChoice
+	p.OnChange = func(m model.ModelChoice) { changes = append(changes, m) }
 	w := test.NewTempWindow(t, container.NewVBox(p))
 	w.Resize(fyne.NewSize(420, 200))
 
@@ -54,7 +55,7 @@ func TestModelPicker(t *testing.T) {
 }
 
 func TestModelLabelsAreUnique(t *testing.T) {
-	twins := []ModelChoice{
+	twins := []model.ModelChoice{
 		{Provider: "openrouter", ID: "a/x", Name: "X"},
 		{Provider: "openrouter", ID: "b/x", Name: "X"},
 	}

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
+	"knightcode.ai/desktop/model"
 )
 
 // tripleClick is how soon after a double click a third click selects the
@@ -115,17 +116,17 @@ func (c *chatContent) Cursor() desktop.Cursor { return desktop.TextCursor }
 
 // itemMarkdown is an entry's source: a reply's markdown, a prompt's text,
 // a command with its output.
-func itemMarkdown(it *ChatItem) string {
+func itemMarkdown(it *model.ChatItem) string {
 	switch it.Kind {
-	case ChatAssistant:
+	case model.ChatAssistant:
 		var parts []string
 		for _, b := range it.Blocks {
-			if b.Kind == BlockText {
+			if b.Kind == model.BlockText {
 				parts = append(parts, b.Text)
 			}
 		}
 		return strings.Join(parts, "\n\n")
-	case ChatBash:
+	case model.ChatBash:
 		return "$ " + it.Command + "\n" + it.Text
 	}
 	return it.Text

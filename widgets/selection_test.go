@@ -8,11 +8,12 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
+	"knightcode.ai/desktop/model"
 )
 
 const selReply = "Hello brave new world, said the first paragraph.\n\nThe second one follows it.\n\n```\nline one\nline two\n```\n"
 
-func selectionChat(t *testing.T, items []ChatItem) (*ChatView, fyne.App) {
+func selectionChat(t *testing.T, items []model.ChatItem) (*ChatView, fyne.App) {
 	t.Helper()
 	a := newMDTestApp(t)
 	cv := NewChatView()
@@ -22,10 +23,10 @@ func selectionChat(t *testing.T, items []ChatItem) (*ChatView, fyne.App) {
 	return cv, a
 }
 
-func selItems() []ChatItem {
-	return []ChatItem{
-		{ID: "u", Kind: ChatUser, Revision: 1, Text: "Tell me"},
-		{ID: "a", Kind: ChatAssistant, Revision: 1, Meta: "Fake", Blocks: []ChatBlock{{Kind: BlockText, Text: selReply}}},
+func selItems() []model.ChatItem {
+	return []model.ChatItem{
+		{ID: "u", Kind: model.ChatUser, Revision: 1, Text: "Tell me"},
+		{ID: "a", Kind: model.ChatAssistant, Revision: 1, Meta: "Fake", Blocks: []model.ChatBlock{{Kind: model.BlockText, Text: selReply}}},
 	}
 }
 
@@ -119,7 +120,7 @@ func TestChatSelectionWordAndParagraph(t *testing.T) {
 }
 
 func TestChatSelectionSurvivesStreamingAndScrolling(t *testing.T) {
-	items := []ChatItem{{ID: "a", Kind: ChatAssistant, Revision: 1, Streaming: true, Blocks: []ChatBlock{{Kind: BlockText, Text: "First words here.\n\n"}}}}
+	items := []model.ChatItem{{ID: "a", Kind: model.ChatAssistant, Revision: 1, Streaming: true, Blocks: []model.ChatBlock{{Kind: model.BlockText, Text: "First words here.\n\n"}}}}
 	cv, _ := selectionChat(t, items)
 	drag(cv, at(t, cv, "a", 0, 0), at(t, cv, "a", 0, 11))
 	if got := cv.SelectedText(); got != "First words" {

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"knightcode.ai/desktop/model"
 )
 
 const (
@@ -40,9 +41,9 @@ type SessionBrowser struct {
 	// OnClose is called for Esc with an empty search box.
 	OnClose func()
 
-	sessions []SessionRow // newest first
-	hay      []string     // what the search looks in, lower-cased
-	shown    []int        // indexes into sessions that match the query
+	sessions []model.SessionRow // newest first
+	hay      []string           // what the search looks in, lower-cased
+	shown    []int              // indexes into sessions that match the query
 	terms    []string
 	all      bool
 	quiet    bool
@@ -102,10 +103,10 @@ func NewSessionBrowser() *SessionBrowser {
 // SetSessions replaces the sessions listed; they are shown newest first
 // whatever their order. The selected session stays selected if it is
 // still there.
-func (b *SessionBrowser) SetSessions(rows []SessionRow) {
+func (b *SessionBrowser) SetSessions(rows []model.SessionRow) {
 	keep := b.selectedPath()
 	b.sessions = slices.Clone(rows)
-	slices.SortStableFunc(b.sessions, func(x, y SessionRow) int { return y.Modified.Compare(x.Modified) })
+	slices.SortStableFunc(b.sessions, func(x, y model.SessionRow) int { return y.Modified.Compare(x.Modified) })
 	b.hay = make([]string, len(b.sessions))
 	for i, s := range b.sessions {
 		b.hay[i] = strings.ToLower(s.Title + "\n" + s.Subtitle + "\n" + s.Model)

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"knightcode.ai/desktop/model"
 )
 
 // sessionRow draws one session in two lines: a warning mark when it has a
@@ -18,7 +19,7 @@ type sessionRow struct {
 	keyRow
 
 	b       *SessionBrowser
-	row     SessionRow
+	row     model.SessionRow
 	warn    *canvas.Image
 	title   *canvas.Text
 	date    *canvas.Text
@@ -142,7 +143,7 @@ func (r *sessionRow) objects() []fyne.CanvasObject {
 }
 
 // sessionMeta is the small print under a session's title.
-func sessionMeta(s SessionRow) string {
+func sessionMeta(s model.SessionRow) string {
 	parts := make([]string, 0, 3)
 	if s.Subtitle != "" {
 		parts = append(parts, s.Subtitle)

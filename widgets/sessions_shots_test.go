@@ -5,13 +5,14 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"knightcode.ai/desktop/model"
 )
 
 // shotNow is the clock the session pictures and masters are drawn at.
 var shotNow = time.Date(2026, 3, 12, 15, 30, 0, 0, time.Local)
 
-func sampleSessions() []SessionRow {
-	return []SessionRow{
+func sampleSessions() []model.SessionRow {
+	return []model.SessionRow{
 		{Path: "/s/a.jsonl", Title: "Refactor the tool sidebar so cards recycle", Subtitle: "~/src/knightcode-desktop", Modified: shotNow.Add(-4 * time.Minute), Messages: 42, Model: "claude-sonnet-4", Current: true},
 		{Path: "/s/b.jsonl", Title: "fix flaky rpcconn test", Subtitle: "~/src/knightcode-desktop", Modified: shotNow.Add(-3 * time.Hour), Messages: 7, Model: "gpt-4o-mini"},
 		{Path: "/s/c.jsonl", Title: "", Subtitle: "~/src/scratch", Modified: shotNow.Add(-26 * time.Hour), Messages: 1, Model: "qwen-coder"},
@@ -20,9 +21,9 @@ func sampleSessions() []SessionRow {
 	}
 }
 
-func sampleTree() []TreeRow {
+func sampleTree() []model.TreeRow {
 	at := func(m int) time.Time { return shotNow.Add(time.Duration(m-120) * time.Minute) }
-	return []TreeRow{
+	return []model.TreeRow{
 		{ID: "u1", Kind: "user", Text: "Add a session browser to the desktop app", Time: at(0), OnActiveBranch: true},
 		{ID: "a1", ParentID: "u1", Kind: "assistant", Text: "I'll start by reading widgets/doc.go and data.go.", Time: at(1), OnActiveBranch: true},
 		{ID: "t1", ParentID: "a1", Kind: "tool", Text: "read widgets/doc.go", Time: at(1), OnActiveBranch: true},

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"knightcode.ai/desktop/model"
 )
 
 const (
@@ -30,7 +31,7 @@ type SessionTree struct {
 	// OnClose is called for Esc.
 	OnClose func()
 
-	rows   []TreeRow
+	rows   []model.TreeRow
 	guides treeGuides
 	leaf   int
 
@@ -75,7 +76,7 @@ func NewSessionTree() *SessionTree {
 // SetRows replaces the entries, given in display order with their depth.
 // The selected entry stays selected if it is still there; otherwise the
 // list scrolls to the current leaf.
-func (t *SessionTree) SetRows(rows []TreeRow) {
+func (t *SessionTree) SetRows(rows []model.TreeRow) {
 	keep := ""
 	if r, ok := t.Selected(); ok {
 		keep = r.ID
@@ -104,7 +105,7 @@ func (t *SessionTree) SetRows(rows []TreeRow) {
 // AppendRows, at the end of the display order. Only the new rows and the
 // branch lines they extend are worked out; the list redraws the rows on
 // screen. A new leaf among them takes the mark from the old one.
-func (t *SessionTree) AppendRows(rows []TreeRow) {
+func (t *SessionTree) AppendRows(rows []model.TreeRow) {
 	if len(rows) == 0 {
 		return
 	}
@@ -129,11 +130,11 @@ func (t *SessionTree) added(i int) {
 }
 
 // Selected returns the selected entry.
-func (t *SessionTree) Selected() (TreeRow, bool) {
+func (t *SessionTree) Selected() (model.TreeRow, bool) {
 	if i := t.list.sel; i >= 0 && i < len(t.rows) {
 		return t.rows[i], true
 	}
-	return TreeRow{}, false
+	return model.TreeRow{}, false
 }
 
 // Focus puts the keyboard in the tree at the selected entry, or at the
@@ -147,7 +148,7 @@ func (t *SessionTree) Focus(c fyne.Canvas) {
 	}
 }
 
-func (t *SessionTree) forkable() (TreeRow, bool) {
+func (t *SessionTree) forkable() (model.TreeRow, bool) {
 	r, ok := t.Selected()
 	return r, ok && r.Kind == "user" && r.OnActiveBranch && r.ID != ""
 }

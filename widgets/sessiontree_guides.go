@@ -1,5 +1,7 @@
 package widgets
 
+import "knightcode.ai/desktop/model"
+
 // treeMaxIndent caps indentation: a session forked inside forks dozens of
 // times would otherwise push its text off the panel. Deeper rows line up
 // at the cap and their guides stop there.
@@ -35,7 +37,7 @@ func (t *treeGuides) reset(capacity int) {
 }
 
 // add works out the guide of rows[i], appended after the rows before it.
-func (t *treeGuides) add(rows []TreeRow, i int) {
+func (t *treeGuides) add(rows []model.TreeRow, i int) {
 	r := rows[i]
 	g := treeGuide{elbow: -1, indent: int8(min(max(r.Depth, 0), treeMaxIndent))}
 	if r.ID != "" {

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"knightcode.ai/desktop/model"
 )
 
 // treeRow draws one entry: branch lines, a kind icon, the entry's line of
@@ -17,7 +18,7 @@ type treeRow struct {
 	keyRow
 
 	t     *SessionTree
-	row   TreeRow
+	row   model.TreeRow
 	guide treeGuide
 	lines []*canvas.Line // pooled: a row needs one per line it crosses
 	used  int

@@ -7,9 +7,10 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"knightcode.ai/desktop/model"
 )
 
-func newTestTree(t *testing.T, rows []TreeRow) (*SessionTree, fyne.Window) {
+func newTestTree(t *testing.T, rows []model.TreeRow) (*SessionTree, fyne.Window) {
 	test.NewTempApp(t)
 	tr := NewSessionTree()
 	tr.now = func() time.Time { return shotNow }
@@ -63,7 +64,7 @@ func TestSessionTreeAppendRows(t *testing.T) {
 	full, _ := newTestTree(t, rows)
 	for _, split := range []int{1, 5, 6, 10, 13} {
 		tr := NewSessionTree()
-		first := append([]TreeRow(nil), rows[:split]...)
+		first := append([]model.TreeRow(nil), rows[:split]...)
 		for i := range first {
 			first[i].IsLeaf = i == split-1
 		}
@@ -129,8 +130,8 @@ func TestSessionTreeFork(t *testing.T) {
 }
 
 // bigTree is a long session forked every 50 entries.
-func bigTree(n int) []TreeRow {
-	rows := make([]TreeRow, 0, n)
+func bigTree(n int) []model.TreeRow {
+	rows := make([]model.TreeRow, 0, n)
 	depth, parent := 0, ""
 	for i := range n {
 		id := fmt.Sprint(i)
@@ -138,7 +139,7 @@ func bigTree(n int) []TreeRow {
 		if i%2 == 0 {
 			kind = "user"
 		}
-		r := TreeRow{ID: id, ParentID: parent, Kind: kind, Text: "entry " + id, Depth: depth, OnActiveBranch: true}
+		r := model.TreeRow{ID: id, ParentID: parent, Kind: kind, Text: "entry " + id, Depth: depth, OnActiveBranch: true}
 		if i%50 == 49 && depth < 30 {
 			depth++
 		}

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"knightcode.ai/desktop/model"
 )
 
 // slashMaxRows is how many commands show before the list scrolls.
@@ -25,7 +26,7 @@ type SlashCompletion struct {
 	// Enter or a click; the owner puts it in the editor.
 	OnAccept func(text string)
 
-	commands []PaletteItem
+	commands []model.PaletteItem
 	hits     []paletteHit
 	text     string // the editor text the hits are for
 	editor   fyne.Focusable
@@ -42,7 +43,7 @@ func NewSlashCompletion() *SlashCompletion {
 
 // SetCommands replaces the commands offered: Title is "/name", Detail its
 // description.
-func (s *SlashCompletion) SetCommands(cmds []PaletteItem) {
+func (s *SlashCompletion) SetCommands(cmds []model.PaletteItem) {
 	s.commands = slices.Clone(cmds)
 }
 

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"knightcode.ai/desktop/model"
 )
 
 // statusContextWidth is the width of the context-usage bar.
@@ -21,7 +22,7 @@ const statusContextWidth = 80
 type StatusBar struct {
 	widget.BaseWidget
 
-	st   Status
+	st   model.Status
 	have bool
 
 	dot    *canvas.Circle
@@ -35,7 +36,7 @@ type StatusBar struct {
 	ctxFill  *canvas.Rectangle
 	// ctxValue is how full the meter is, 0–1; ctxLevel its colour.
 	ctxValue float64
-	ctxLevel contextLevel
+	ctxLevel model.ContextLevel
 	ctxText  *canvas.Text
 	activity *canvas.Text
 	ext      *canvas.Text
@@ -51,7 +52,7 @@ func NewStatusBar() *StatusBar {
 }
 
 // SetStatus shows st, touching only the parts whose values changed.
-func (b *StatusBar) SetStatus(st Status) {
+func (b *StatusBar) SetStatus(st model.Status) {
 	old, had := b.st, b.have
 	b.st, b.have = st, true
 	if b.conn == nil {
@@ -105,44 +106,8 @@ func (b *StatusBar) styleDot() {
 	b.dot.Refresh()
 }
 
-// contextLevel is how worrying the context's use is.
-type contextLevel int
-
-const (
-	contextFine contextLevel = iota
-	contextNearlyFull
-	contextOver
-)
-
-// contextNearlyFullPercent is where the meter turns to the warning colour.
-const contextNearlyFullPercent = 85
-
-// ContextSummary is what the status bar says about the context window: how
-// many tokens of how many, or in words that the conversation no longer
-// fits (a session loaded for a model with a smaller window), never a
-// percentage above 100.
-func ContextSummary(st Status) string {
-	text, _, _ := contextMeter(st)
-	return text
-}
-
-func contextMeter(st Status) (text string, value float64, level contextLevel) {
-	switch {
-	case st.ContextPercent < 0:
-		return "context unknown", 0, contextFine
-	case st.ContextPercent > 100 || (st.ContextWindow > 0 && st.ContextTokens > st.ContextWindow):
-		return fmt.Sprintf("%s tokens: more than this model's %s window", compactCount(st.ContextTokens), compactCount(st.ContextWindow)), 1, contextOver
-	}
-	text = fmt.Sprintf("%s / %s (%.0f%%)", compactCount(st.ContextTokens), compactCount(st.ContextWindow), st.ContextPercent)
-	level = contextFine
-	if st.ContextPercent >= contextNearlyFullPercent {
-		level = contextNearlyFull
-	}
-	return text, st.ContextPercent / 100, level
-}
-
 func (b *StatusBar) setContext() {
-	text, value, level := contextMeter(b.st)
+	text, value, level := b.st.ContextMeter()
 	if b.ctxText.Text != text {
 		b.ctxText.Text = text
 		b.ctxText.Refresh()
@@ -162,15 +127,15 @@ func (b *StatusBar) styleContext() {
 	b.ctxTrack.StrokeWidth = 1
 	name := theme.ColorNamePrimary
 	switch b.ctxLevel {
-	case contextNearlyFull:
+	case model.ContextNearlyFull:
 		name = theme.ColorNameWarning
-	case contextOver:
+	case model.ContextOver:
 		name = theme.ColorNameError
 	}
 	b.ctxFill.FillColor = th.Color(name, v)
 	b.ctxFill.Hidden = b.ctxValue <= 0
 	b.ctxText.Color = th.Color(theme.ColorNamePlaceHolder, v)
-	if b.ctxLevel == contextOver {
+	if b.ctxLevel == model.ContextOver {
 		b.ctxText.Color = th.Color(theme.ColorNameError, v)
 	}
 	b.ctxTrack.Refresh()
@@ -179,7 +144,7 @@ func (b *StatusBar) styleContext() {
 }
 
 func tokensText(in, out int) string {
-	return compactCount(in) + " in · " + compactCount(out) + " out"
+	return model.CompactCount(in) + " in · " + model.CompactCount(out) + " out"
 }
 
 func costText(c float64) string {
@@ -187,20 +152,6 @@ func costText(c float64) string {
 		return fmt.Sprintf("$%.2f", c)
 	}
 	return fmt.Sprintf("$%.4f", c)
-}
-
-// compactCount writes token counts as people read them: 950, 12.3k, 200k, 1.5M.
-func compactCount(n int) string {
-	f := float64(n)
-	switch {
-	case n < 1000:
-		return fmt.Sprint(n)
-	case n < 100_000:
-		return strings.TrimSuffix(fmt.Sprintf("%.1f", f/1000), ".0") + "k"
-	case n < 1_000_000:
-		return fmt.Sprintf("%.0fk", f/1000)
-	}
-	return strings.TrimSuffix(fmt.Sprintf("%.1f", f/1_000_000), ".0") + "M"
 }
 
 // extensionText joins extension statuses in key order, so they do not

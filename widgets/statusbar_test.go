@@ -6,17 +6,18 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"knightcode.ai/desktop/model"
 )
 
 func TestStatusBar(t *testing.T) {
 	test.NewTempApp(t)
 	b := NewStatusBar()
-	b.SetStatus(Status{Connection: "Starting…", ContextPercent: -1})
+	b.SetStatus(model.Status{Connection: "Starting…", ContextPercent: -1})
 	w := test.NewTempWindow(t, b)
 	w.Resize(fyne.NewSize(760, 40))
 	test.AssertRendersToMarkup(t, "statusbar/starting.xml", w.Canvas())
 
-	running := Status{Connection: "Connected", Connected: true, Running: true, TokensIn: 12345, TokensOut: 987,
+	running := model.Status{Connection: "Connected", Connected: true, Running: true, TokensIn: 12345, TokensOut: 987,
 		Cost: 0.0123, ContextPercent: 6.15, ContextTokens: 12300, ContextWindow: 200000,
 		Activity: "Compacting…", Extension: map[string]string{"z": "lint ok", "a": "branch main"}}
 	b.SetStatus(running)
@@ -37,7 +38,7 @@ func TestStatusBar(t *testing.T) {
 		t.Fatalf("tokens %q", b.tokens.Text)
 	}
 
-	b.SetStatus(Status{Connection: "Exited (code 3)", Exited: true, ContextPercent: -1})
+	b.SetStatus(model.Status{Connection: "Exited (code 3)", Exited: true, ContextPercent: -1})
 	test.AssertRendersToMarkup(t, "statusbar/exited.xml", w.Canvas())
 }
 
@@ -51,19 +52,19 @@ func TestStatusContextMeter(t *testing.T) {
 	w := test.NewTempWindow(t, b)
 	w.Resize(fyne.NewSize(900, 40))
 	for _, c := range []struct {
-		st     Status
+		st     model.Status
 		text   string
 		filled float32 // fraction of the track's width
-		level  contextLevel
+		level  model.ContextLevel
 	}{
-		{Status{ContextPercent: -1}, "context unknown", 0, contextFine},
-		{Status{ContextPercent: 0, ContextWindow: 32000}, "0 / 32k (0%)", 0, contextFine},
-		{Status{ContextPercent: 50, ContextTokens: 16000, ContextWindow: 32000}, "16k / 32k (50%)", 0.5, contextFine},
-		{Status{ContextPercent: 92, ContextTokens: 29440, ContextWindow: 32000}, "29.4k / 32k (92%)", 0.92, contextNearlyFull},
-		{Status{ContextPercent: 565.6, ContextTokens: 181000, ContextWindow: 32000}, "181k tokens: more than this model's 32k window", 1, contextOver},
+		{model.Status{ContextPercent: -1}, "context unknown", 0, model.ContextFine},
+		{model.Status{ContextPercent: 0, ContextWindow: 32000}, "0 / 32k (0%)", 0, model.ContextFine},
+		{model.Status{ContextPercent: 50, ContextTokens: 16000, ContextWindow: 32000}, "16k / 32k (50%)", 0.5, model.ContextFine},
+		{model.Status{ContextPercent: 92, ContextTokens: 29440, ContextWindow: 32000}, "29.4k / 32k (92%)", 0.92, model.ContextNearlyFull},
+		{model.Status{ContextPercent: 565.6, ContextTokens: 181000, ContextWindow: 32000}, "181k tokens: more than this model's 32k window", 1, model.ContextOver},
 	} {
 		b.SetStatus(c.st)
-		if b.ctxText.Text != c.text || ContextSummary(c.st) != c.text || b.ctxLevel != c.level {
+		if b.ctxText.Text != c.text || c.st.ContextSummary() != c.text || b.ctxLevel != c.level {
 			t.Fatalf("%+v: says %q, level %v", c.st, b.ctxText.Text, b.ctxLevel)
 		}
 		if strings.Contains(b.ctxText.Text, "565") {
@@ -91,11 +92,6 @@ func abs32(f float32) float32 {
 }
 
 func TestStatusFormats(t *testing.T) {
-	for n, want := range map[int]string{0: "0", 950: "950", 1000: "1k", 12345: "12.3k", 200000: "200k", 1500000: "1.5M"} {
-		if got := compactCount(n); got != want {
-			t.Errorf("compactCount(%d) = %q, want %q", n, got, want)
-		}
-	}
 	for c, want := range map[float64]string{0: "$0.00", 0.0123: "$0.0123", 1.5: "$1.50"} {
 		if got := costText(c); got != want {
 			t.Errorf("costText(%v) = %q, want %q", c, got, want)

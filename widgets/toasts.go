@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"knightcode.ai/desktop/model"
 )
 
 const (
@@ -28,8 +29,8 @@ const (
 
 // toastDwell is how long a toast stays before it fades: warnings and errors
 // usually need reading and maybe acting on, info does not.
-func toastDwell(level NoticeLevel) time.Duration {
-	if level == NoticeInfo {
+func toastDwell(level model.NoticeLevel) time.Duration {
+	if level == model.NoticeInfo {
 		return 4 * time.Second
 	}
 	return 8 * time.Second
@@ -46,7 +47,7 @@ func toastDwell(level NoticeLevel) time.Duration {
 type ToastLayer struct {
 	view    *toastLayerView
 	toasts  []*toast // newest first
-	history []Notice
+	history []model.Notice
 
 	// Clocks; tests replace them to drive time without sleeping. after
 	// runs f on the UI goroutine once d has passed, unless stopped first.
@@ -73,12 +74,12 @@ func NewToastLayer() *ToastLayer {
 func (l *ToastLayer) Object() fyne.CanvasObject { return l.view }
 
 // Show shows text, plain and never markup, as a toast of level.
-func (l *ToastLayer) Show(text string, level NoticeLevel) {
-	l.ShowNotice(Notice{Text: text, Level: level})
+func (l *ToastLayer) Show(text string, level model.NoticeLevel) {
+	l.ShowNotice(model.Notice{Text: text, Level: level})
 }
 
 // ShowNotice shows n as a toast and records it; a zero Time is now.
-func (l *ToastLayer) ShowNotice(n Notice) {
+func (l *ToastLayer) ShowNotice(n model.Notice) {
 	if n.Time.IsZero() {
 		n.Time = l.now()
 	}
@@ -106,8 +107,8 @@ func (l *ToastLayer) ShowNotice(n Notice) {
 }
 
 // History returns the notices shown, oldest first, at most the last 500.
-func (l *ToastLayer) History() []Notice {
-	return append([]Notice(nil), l.history...)
+func (l *ToastLayer) History() []model.Notice {
+	return append([]model.Notice(nil), l.history...)
 }
 
 func (l *ToastLayer) schedule(t *toast) {
@@ -223,7 +224,7 @@ func startAnimation(d time.Duration, tick func(float32)) (stop func()) {
 type toast struct {
 	widget.BaseWidget
 	layer  *ToastLayer
-	notice Notice
+	notice model.Notice
 	count  int     // how many times the notice came in a row
 	gen    int     // counts schedules, to drop a stale timer's call
 	alpha  float32 // 1 while shown, falling to 0 as it fades
@@ -242,7 +243,7 @@ var (
 	_ desktop.Cursorable = (*toast)(nil)
 )
 
-func newToast(l *ToastLayer, n Notice) *toast {
+func newToast(l *ToastLayer, n model.Notice) *toast {
 	t := &toast{layer: l, notice: n, count: 1, alpha: 1,
 		bg: canvas.NewRectangle(nil), tint: canvas.NewRectangle(nil), accent: canvas.NewRectangle(nil),
 		icon: &canvas.Image{FillMode: canvas.ImageFillContain}, close: &canvas.Image{FillMode: canvas.ImageFillContain}}
@@ -250,7 +251,7 @@ func newToast(l *ToastLayer, n Notice) *toast {
 	return t
 }
 
-func (t *toast) same(n Notice) bool {
+func (t *toast) same(n model.Notice) bool {
 	return t.notice.Text == n.Text && t.notice.Level == n.Level && t.notice.Source == n.Source
 }
 
@@ -337,9 +338,9 @@ func (t *toast) CreateRenderer() fyne.WidgetRenderer { return &selfRenderer{w: t
 func (t *toast) level() (fyne.ThemeColorName, fyne.Resource) {
 	th := t.Theme()
 	switch t.notice.Level {
-	case NoticeError:
+	case model.NoticeError:
 		return theme.ColorNameError, th.Icon(theme.IconNameError)
-	case NoticeWarning:
+	case model.NoticeWarning:
 		return theme.ColorNameWarning, th.Icon(theme.IconNameWarning)
 	}
 	return theme.ColorNamePrimary, th.Icon(theme.IconNameInfo)

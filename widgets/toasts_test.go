@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+	"knightcode.ai/desktop/model"
 )
 
 // fakeClock drives a ToastLayer's timers and fades by hand.
@@ -108,10 +109,10 @@ func TestToastsStackAndHistory(t *testing.T) {
 	clock := newFakeClock(l)
 	w, _ := toastWindow(t, l)
 
-	l.Show("Extension loaded: git-status", NoticeInfo)
-	l.ShowNotice(Notice{Text: "3 files have long lines; run gofmt and go vet before you commit this change", Level: NoticeWarning, Source: "lint"})
-	l.Show("Could not save session: <b>disk full</b> & the write was retried 3 times", NoticeError)
-	l.Show("Newest info", NoticeInfo)
+	l.Show("Extension loaded: git-status", model.NoticeInfo)
+	l.ShowNotice(model.Notice{Text: "3 files have long lines; run gofmt and go vet before you commit this change", Level: model.NoticeWarning, Source: "lint"})
+	l.Show("Could not save session: <b>disk full</b> & the write was retried 3 times", model.NoticeError)
+	l.Show("Newest info", model.NoticeInfo)
 
 	if got := l.shownTexts(); len(got) != 3 || got[0] != "Newest info" {
 		t.Fatalf("shown %q, want the 3 newest, newest first", got)
@@ -133,8 +134,8 @@ func TestToastsFadeAndIdle(t *testing.T) {
 	clock := newFakeClock(l)
 	toastWindow(t, l)
 
-	l.Show("saved", NoticeInfo)
-	l.Show("agent is slow", NoticeWarning)
+	l.Show("saved", model.NoticeInfo)
+	l.Show("agent is slow", model.NoticeWarning)
 	clock.advance(3900 * time.Millisecond)
 	if len(clock.fades) != 0 {
 		t.Fatal("info toast faded before 4 s")
@@ -189,8 +190,8 @@ func TestToastsClickDismissesAndPassesThrough(t *testing.T) {
 	if *taps != 1 {
 		t.Fatal("the layer blocked a click on the content")
 	}
-	l.Show("first", NoticeInfo)
-	l.Show("second", NoticeError)
+	l.Show("first", model.NoticeInfo)
+	l.Show("second", model.NoticeError)
 	top := l.toasts[0]
 	test.TapCanvas(w.Canvas(), top.Position().AddXY(5, 5))
 	if *taps != 1 {
@@ -213,9 +214,9 @@ func TestToastsRepeatCountsAndHistoryCap(t *testing.T) {
 	clock := newFakeClock(l)
 	toastWindow(t, l)
 
-	l.Show("other", NoticeInfo)
+	l.Show("other", model.NoticeInfo)
 	for i := 0; i < 3; i++ {
-		l.ShowNotice(Notice{Text: "timeout", Level: NoticeError, Source: "ext"})
+		l.ShowNotice(model.Notice{Text: "timeout", Level: model.NoticeError, Source: "ext"})
 		clock.advance(5 * time.Second)
 		clock.finish()
 	}
@@ -233,7 +234,7 @@ func TestToastsRepeatCountsAndHistoryCap(t *testing.T) {
 		t.Fatal("a stale timer started a fade")
 	}
 	for i := 0; i < 600; i++ {
-		l.Show(fmt.Sprint("n", i), NoticeInfo)
+		l.Show(fmt.Sprint("n", i), model.NoticeInfo)
 	}
 	h := l.History()
 	if len(h) != toastHistoryCap || h[len(h)-1].Text != "n599" || h[0].Text != "n100" {
@@ -266,9 +267,9 @@ func TestToastShots(t *testing.T) {
 	saveShots(t, "toasts", fyne.NewSize(640, 420), func() fyne.CanvasObject {
 		l := NewToastLayer()
 		newFakeClock(l)
-		l.Show("Extension loaded: git-status", NoticeInfo)
-		l.ShowNotice(Notice{Text: "3 files have long lines; run gofmt and go vet before you commit this change", Level: NoticeWarning, Source: "lint"})
-		l.Show("Could not save session: <b>disk full</b> & the write was retried 3 times. The draft is kept in memory until there is room again.", NoticeError)
+		l.Show("Extension loaded: git-status", model.NoticeInfo)
+		l.ShowNotice(model.Notice{Text: "3 files have long lines; run gofmt and go vet before you commit this change", Level: model.NoticeWarning, Source: "lint"})
+		l.Show("Could not save session: <b>disk full</b> & the write was retried 3 times. The draft is kept in memory until there is room again.", model.NoticeError)
 		bg := widget.NewLabel(strings.Repeat("Content under the toast layer. ", 40))
 		bg.Wrapping = fyne.TextWrapWord
 		return container.NewStack(bg, l.Object())
@@ -276,7 +277,7 @@ func TestToastShots(t *testing.T) {
 	saveShots(t, "toasts-fading", fyne.NewSize(640, 200), func() fyne.CanvasObject {
 		l := NewToastLayer()
 		clock := newFakeClock(l)
-		l.Show("Half faded: the info toast 4 s after it appeared", NoticeInfo)
+		l.Show("Half faded: the info toast 4 s after it appeared", model.NoticeInfo)
 		clock.advance(5 * time.Second)
 		clock.fades[0].tick(0.5)
 		bg := widget.NewLabel(strings.Repeat("Content under the toast layer. ", 20))

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"knightcode.ai/desktop/model"
 )
 
 // toolCardView draws one cardState. The sidebar's list binds it to whichever
@@ -194,7 +195,7 @@ func (v *toolCardView) styleState() {
 	v.box.StrokeWidth = 0
 	v.box.StrokeColor = nil
 	v.elapsed.Color = th.Color(theme.ColorNamePlaceHolder, vr)
-	if v.st.card.Status == ToolFailed {
+	if v.st.card.Status == model.ToolFailed {
 		v.elapsed.Color = th.Color(theme.ColorNameError, vr)
 		v.box.StrokeWidth = th.Size(theme.SizeNameInputBorder)
 		v.box.StrokeColor = th.Color(theme.ColorNameError, vr)
@@ -270,16 +271,16 @@ func (v *toolCardView) tick(now time.Time) {
 // cardIcons is what the header icons show.
 type cardIcons struct {
 	open   bool
-	status ToolStatus
+	status model.ToolStatus
 }
 
-func statusIcon(s ToolStatus) fyne.Resource {
+func statusIcon(s model.ToolStatus) fyne.Resource {
 	switch s {
-	case ToolRunning:
+	case model.ToolRunning:
 		return theme.NewPrimaryThemedResource(theme.ViewRefreshIcon())
-	case ToolDone:
+	case model.ToolDone:
 		return theme.NewSuccessThemedResource(theme.ConfirmIcon())
-	case ToolFailed:
+	case model.ToolFailed:
 		return theme.NewErrorThemedResource(theme.CancelIcon())
 	}
 	return theme.NewDisabledResource(theme.MoreHorizontalIcon())

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
+	"knightcode.ai/desktop/model"
 )
 
 // cardList is the virtualized column of tool cards. widget.List keys row
@@ -198,7 +199,7 @@ func (l *cardList) takeView() *toolCardView {
 // catch up when they are bound again.
 func (l *cardList) tick(now time.Time) {
 	for st, v := range l.views {
-		if st.card.Status == ToolRunning {
+		if st.card.Status == model.ToolRunning {
 			v.tick(now)
 		}
 	}

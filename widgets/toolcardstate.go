@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
+	"knightcode.ai/desktop/model"
 )
 
 // cardOutputRows is how many output lines an expanded card shows before its
@@ -22,7 +23,7 @@ const (
 // cardState is what the sidebar knows about one tool call, whether or not a
 // view shows it. Views are recycled as the list scrolls; the state stays.
 type cardState struct {
-	card ToolCard
+	card model.ToolCard
 	doc  *monoDoc
 	// diffShown is the Diff doc holds, if it holds one.
 	diffShown string
@@ -52,7 +53,7 @@ func newCardState() *cardState {
 }
 
 // apply takes a new revision of the card.
-func (st *cardState) apply(c ToolCard) {
+func (st *cardState) apply(c model.ToolCard) {
 	st.card = c
 	st.touch()
 }
@@ -80,7 +81,7 @@ func (st *cardState) touch() {
 			st.diffShown = st.card.Diff
 			// A diff the model is still writing follows its end; a
 			// finished one reads from the top.
-			if st.card.Status != ToolPending {
+			if st.card.Status != model.ToolPending {
 				st.doc.follow, st.doc.toTop = false, true
 			}
 		}
@@ -120,7 +121,7 @@ func (st *cardState) expanded() bool {
 	if st.userSet {
 		return st.userOpen
 	}
-	return st.newest || st.card.Status == ToolRunning || st.card.Status == ToolPending
+	return st.newest || st.card.Status == model.ToolRunning || st.card.Status == model.ToolPending
 }
 
 // hidden says whether some output is not in the card: cut by the producer

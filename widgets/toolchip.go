@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"knightcode.ai/desktop/model"
 )
 
 // chipMaxWidth keeps a chip with long arguments from filling the row; the
@@ -21,14 +22,14 @@ type toolChip struct {
 	id      string
 	name    string
 	args    string
-	status  ToolStatus
+	status  model.ToolStatus
 	tapped  func(id string)
 	hovered bool
 
 	bg    *canvas.Rectangle
 	icon  *canvas.Image
 	label *canvas.Text
-	shown ToolStatus
+	shown model.ToolStatus
 }
 
 func newToolChip(tapped func(string)) *toolChip {
@@ -38,7 +39,7 @@ func newToolChip(tapped func(string)) *toolChip {
 	return c
 }
 
-func (c *toolChip) set(b *ChatBlock) {
+func (c *toolChip) set(b *model.ChatBlock) {
 	if c.id == b.ToolCallID && c.name == b.ToolName && c.args == b.ArgsSummary && c.status == b.ToolStatus {
 		return
 	}
@@ -98,13 +99,13 @@ func (c *toolChip) heightAt(float32) float32 {
 	return max(icon, fyne.MeasureText("M", c.label.TextSize, c.label.TextStyle).Height) + 2*padY
 }
 
-func chipStatusIcon(s ToolStatus) (fyne.ThemeIconName, fyne.ThemeColorName) {
+func chipStatusIcon(s model.ToolStatus) (fyne.ThemeIconName, fyne.ThemeColorName) {
 	switch s {
-	case ToolRunning:
+	case model.ToolRunning:
 		return theme.IconNameViewRefresh, theme.ColorNamePrimary
-	case ToolDone:
+	case model.ToolDone:
 		return theme.IconNameConfirm, theme.ColorNameSuccess
-	case ToolFailed:
+	case model.ToolFailed:
 		return theme.IconNameError, theme.ColorNameError
 	}
 	return theme.IconNameMoreHorizontal, theme.ColorNamePlaceHolder
@@ -165,7 +166,7 @@ func newChipRow(tapped func(string)) *chipRow {
 }
 
 // set shows one chip per block, reusing the chips it has.
-func (r *chipRow) set(blocks []ChatBlock) {
+func (r *chipRow) set(blocks []model.ChatBlock) {
 	for len(r.chips) < len(blocks) {
 		r.chips = append(r.chips, newToolChip(r.tapped))
 	}

@@ -3,6 +3,8 @@ package widgets
 import (
 	"fmt"
 	"strings"
+
+	"knightcode.ai/desktop/model"
 )
 
 // diffKind is what a row of a diff shows.
@@ -94,7 +96,7 @@ func diffStats(marks []diffMark) (added, removed int) {
 
 // diffCaption is the line above a card's diff: what changed ("+3 −1") or
 // how long a file's content is, and where the diff comes from.
-func diffCaption(c ToolCard, marks []diffMark) (added, removed, note string) {
+func diffCaption(c model.ToolCard, marks []diffMark) (added, removed, note string) {
 	var parts []string
 	if c.DiffContent {
 		n := len(marks) + c.DiffDropped
@@ -118,7 +120,7 @@ func diffCaption(c ToolCard, marks []diffMark) (added, removed, note string) {
 
 // diffCopyText is what Copy diff puts on the clipboard: the diff as the
 // agent wrote it, or for a file's content the text without line numbers.
-func diffCopyText(c ToolCard) string {
+func diffCopyText(c model.ToolCard) string {
 	if !c.DiffContent {
 		return c.Diff
 	}

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
+	"knightcode.ai/desktop/model"
 )
 
 func TestParseDiffRow(t *testing.T) {
@@ -241,8 +242,8 @@ func TestToolSidebarDiffVirtualizes(t *testing.T) {
 		sign := " +-"[i%3]
 		fmt.Fprintf(&b, "%c%4d line %d", sign, i, i)
 	}
-	c := ToolCard{ID: "big", Revision: 1, Name: "edit", Command: "big.go", Status: ToolDone, Diff: b.String(), Turn: 1}
-	s, _ := showSidebar(t, []ToolCard{c})
+	c := model.ToolCard{ID: "big", Revision: 1, Name: "edit", Command: "big.go", Status: model.ToolDone, Diff: b.String(), Turn: 1}
+	s, _ := showSidebar(t, []model.ToolCard{c})
 	v := viewOf(t, s, "big")
 	if n := len(v.mono.rows); n == 0 || n > cardDiffRows+1 {
 		t.Fatalf("%d rows drawn for a 1999-row diff", n)

@@ -7,11 +7,12 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"knightcode.ai/desktop/model"
 )
 
 // elapsedText is how long a tool call took or has been running. A running
 // call shows whole seconds, since the ticker only refreshes once a second.
-func elapsedText(c ToolCard, now time.Time) string {
+func elapsedText(c model.ToolCard, now time.Time) string {
 	return formatElapsed(c.Started, c.Ended, now)
 }
 

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"knightcode.ai/desktop/model"
 )
 
 // ToolSidebar lists the tool calls of the session, newest first, each under
@@ -22,10 +23,10 @@ type ToolSidebar struct {
 	// OnShowOutput shows all output of a card that has no file but whose
 	// output is cut (OutputDropped > 0, or more lines than the sidebar
 	// keeps). Without it such cards offer no "Show all".
-	OnShowOutput func(card ToolCard)
+	OnShowOutput func(card model.ToolCard)
 	// OnCopy copies a card's output; when nil, card.Output goes to the
 	// clipboard.
-	OnCopy func(card ToolCard)
+	OnCopy func(card model.ToolCard)
 	// OnCopyText puts the text of Copy diff and of a card's copy-command
 	// button on the clipboard; when nil, Fyne's clipboard takes it.
 	OnCopyText func(text string)
@@ -59,7 +60,7 @@ func NewToolSidebar() *ToolSidebar {
 // SetCards shows cards, given oldest first as the session has them. It is
 // meant to be called at most once a frame with every card; cards whose
 // Revision did not change cost a comparison.
-func (s *ToolSidebar) SetCards(cards []ToolCard) {
+func (s *ToolSidebar) SetCards(cards []model.ToolCard) {
 	m := s.metrics()
 	changed := len(cards) != len(s.order)
 	order := s.spare[:0] // the two orders swap, so a frame allocates nothing
@@ -81,7 +82,7 @@ func (s *ToolSidebar) SetCards(cards []ToolCard) {
 			st.apply(c)
 			changed = true
 		}
-		running = running || c.Status == ToolRunning
+		running = running || c.Status == model.ToolRunning
 		order = append(order, st)
 	}
 	if len(s.states) != len(order) {
@@ -146,14 +147,14 @@ func (s *ToolSidebar) toggle(st *cardState) {
 	s.list.setRows(s.order, s.metrics())
 }
 
-func (s *ToolSidebar) canShowAll(c ToolCard) bool {
+func (s *ToolSidebar) canShowAll(c model.ToolCard) bool {
 	if c.FullOutputPath != "" {
 		return s.OnShowAll != nil
 	}
 	return s.OnShowOutput != nil
 }
 
-func (s *ToolSidebar) showAll(c ToolCard) {
+func (s *ToolSidebar) showAll(c model.ToolCard) {
 	if c.FullOutputPath != "" {
 		if s.OnShowAll != nil {
 			s.OnShowAll(c.FullOutputPath)
@@ -165,7 +166,7 @@ func (s *ToolSidebar) showAll(c ToolCard) {
 	}
 }
 
-func (s *ToolSidebar) copyOutput(c ToolCard) {
+func (s *ToolSidebar) copyOutput(c model.ToolCard) {
 	if s.OnCopy != nil {
 		s.OnCopy(c)
 		return
@@ -177,10 +178,10 @@ func (s *ToolSidebar) copyOutput(c ToolCard) {
 
 // copyDiff copies what a card's diff shows: the diff as the agent wrote
 // it, or a file's content without line numbers.
-func (s *ToolSidebar) copyDiff(c ToolCard) { s.copyText(diffCopyText(c)) }
+func (s *ToolSidebar) copyDiff(c model.ToolCard) { s.copyText(diffCopyText(c)) }
 
 // copyCommand copies a card's whole command.
-func (s *ToolSidebar) copyCommand(c ToolCard) { s.copyText(c.Command) }
+func (s *ToolSidebar) copyCommand(c model.ToolCard) { s.copyText(c.Command) }
 
 func (s *ToolSidebar) copyText(text string) {
 	if s.OnCopyText != nil {

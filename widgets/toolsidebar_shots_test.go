@@ -7,36 +7,37 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"knightcode.ai/desktop/model"
 )
 
 var sidebarNow = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 
-func sampleCards() []ToolCard {
+func sampleCards() []model.ToolCard {
 	var code strings.Builder
 	for i := 1; i <= 40; i++ {
 		fmt.Fprintf(&code, "%d\tfunc line%d() { return %d }\n", i, i, i*i)
 	}
-	return []ToolCard{
-		{ID: "t1", Revision: 3, Name: "read", ArgsSummary: "src/widgets/toolsidebar.go", Command: "src/widgets/toolsidebar.go", Status: ToolDone,
+	return []model.ToolCard{
+		{ID: "t1", Revision: 3, Name: "read", ArgsSummary: "src/widgets/toolsidebar.go", Command: "src/widgets/toolsidebar.go", Status: model.ToolDone,
 			Started: sidebarNow.Add(-95 * time.Second), Ended: sidebarNow.Add(-94200 * time.Millisecond),
 			Output: code.String(), Turn: 1},
 		{ID: "t2", Revision: 5, Name: "bash", ArgsSummary: "go test ./... -run TestSidebar -count=1 -v", Command: "go test ./... -run TestSidebar -count=1 -v",
-			Status:  ToolFailed,
+			Status:  model.ToolFailed,
 			Started: sidebarNow.Add(-80 * time.Second), Ended: sidebarNow.Add(-77 * time.Second),
 			Output: "--- FAIL: TestSidebar (0.01s)\n    sidebar_test.go:42: got 3 cards, want 4\nFAIL\nexit status 1\n", Turn: 1},
-		{ID: "t3", Revision: 9, Name: "bash", ArgsSummary: "npm install", Command: "npm install", Status: ToolRunning,
+		{ID: "t3", Revision: 9, Name: "bash", ArgsSummary: "npm install", Command: "npm install", Status: model.ToolRunning,
 			Started: sidebarNow.Add(-14 * time.Second),
 			Output:  "added 12 packages\n\x1b[32mfetching\x1b[0m lodash@4.17.21\nprogress 10%\rprogress 55%", Turn: 2, OutputDropped: 20480},
-		{ID: "t4", Revision: 1, Name: "edit", ArgsSummary: "src/main.go", Command: "src/main.go", Status: ToolPending, Turn: 2},
+		{ID: "t4", Revision: 1, Name: "edit", ArgsSummary: "src/main.go", Command: "src/main.go", Status: model.ToolPending, Turn: 2},
 	}
 }
 
-func newTestSidebar(cards []ToolCard) *ToolSidebar {
+func newTestSidebar(cards []model.ToolCard) *ToolSidebar {
 	s := NewToolSidebar()
 	s.now = func() time.Time { return sidebarNow }
 	s.startTicker = func(func()) func() { return func() {} }
 	s.OnShowAll = func(string) {}
-	s.OnShowOutput = func(ToolCard) {}
+	s.OnShowOutput = func(model.ToolCard) {}
 	s.SetCards(cards)
 	return s
 }
@@ -44,22 +45,22 @@ func newTestSidebar(cards []ToolCard) *ToolSidebar {
 // diffCards are an edit with the agent's diff, an edit still being
 // written (its diff computed from the arguments), a write showing the new
 // file's content and a bash call with a long command.
-func diffCards() []ToolCard {
-	return []ToolCard{
-		{ID: "d1", Revision: 1, Name: "edit", ArgsSummary: "src/zebra.go", Command: "src/zebra.go", Status: ToolDone,
+func diffCards() []model.ToolCard {
+	return []model.ToolCard{
+		{ID: "d1", Revision: 1, Name: "edit", ArgsSummary: "src/zebra.go", Command: "src/zebra.go", Status: model.ToolDone,
 			Started: sidebarNow.Add(-40 * time.Second), Ended: sidebarNow.Add(-39800 * time.Millisecond), Turn: 1,
 			Output: "Successfully replaced 2 block(s) in src/zebra.go.",
 			Diff: "    ...\n  8 func stripes() int {\n- 9 \treturn 3\n+ 9 \treturn 4\n 10 }\n 11 \n    ...\n 97 // mane\n" +
 				"-98 const colour = \"black\"\n+98 const colour = \"white\"\n+99 const legs = 4"},
-		{ID: "d2", Revision: 1, Name: "write", ArgsSummary: "notes/plan.md", Command: "notes/plan.md", Status: ToolDone,
+		{ID: "d2", Revision: 1, Name: "write", ArgsSummary: "notes/plan.md", Command: "notes/plan.md", Status: model.ToolDone,
 			Started: sidebarNow.Add(-30 * time.Second), Ended: sidebarNow.Add(-29900 * time.Millisecond), Turn: 1,
 			Output: "Successfully wrote 61 bytes to notes/plan.md", DiffContent: true, DiffNote: "the file's new content",
 			Diff: " 1 # Plan\n 2 \n 3 - feed the zebra\n 4 - paint the stripes"},
 		{ID: "d3", Revision: 1, Name: "bash", ArgsSummary: "go test ./widgets/... -run 'TestToolSidebar|TestMonoLines' -count=1 -v 2>&1 | tee /tmp/widgets-test.log",
 			Command: "go test ./widgets/... -run 'TestToolSidebar|TestMonoLines' -count=1 -v 2>&1 | tee /tmp/widgets-test.log",
-			Status:  ToolDone, Started: sidebarNow.Add(-20 * time.Second), Ended: sidebarNow.Add(-18 * time.Second), Turn: 2,
+			Status:  model.ToolDone, Started: sidebarNow.Add(-20 * time.Second), Ended: sidebarNow.Add(-18 * time.Second), Turn: 2,
 			Output: "ok  \tknightcode.ai/desktop/widgets\t0.266s\n"},
-		{ID: "d4", Revision: 1, Name: "edit", ArgsSummary: "src/zebra.go", Command: "src/zebra.go", Status: ToolPending, Turn: 2,
+		{ID: "d4", Revision: 1, Name: "edit", ArgsSummary: "src/zebra.go", Command: "src/zebra.go", Status: model.ToolPending, Turn: 2,
 			DiffNote: "from the arguments, lines counted per edit",
 			Diff:     " 1 func stripes() int {\n-2 \treturn 4\n+2 \treturn fiv"},
 	}

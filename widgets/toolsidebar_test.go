@@ -8,9 +8,10 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"knightcode.ai/desktop/model"
 )
 
-func showSidebar(t *testing.T, cards []ToolCard) (*ToolSidebar, fyne.Window) {
+func showSidebar(t *testing.T, cards []model.ToolCard) (*ToolSidebar, fyne.Window) {
 	t.Helper()
 	test.NewTempApp(t)
 	s := newTestSidebar(cards)
@@ -62,13 +63,13 @@ func TestToolSidebarEmpty(t *testing.T) {
 }
 
 func TestToolSidebarTruncatedShowsShowAll(t *testing.T) {
-	long := ToolCard{ID: "big", Revision: 1, Name: "bash", ArgsSummary: "seq 2500", Status: ToolDone,
+	long := model.ToolCard{ID: "big", Revision: 1, Name: "bash", ArgsSummary: "seq 2500", Status: model.ToolDone,
 		Started: sidebarNow.Add(-2 * time.Second), Ended: sidebarNow, Output: numberedLines(1, 2500), Turn: 1}
-	s, w := showSidebar(t, []ToolCard{long})
+	s, w := showSidebar(t, []model.ToolCard{long})
 	test.AssertRendersToMarkup(t, "toolsidebar/truncated.xml", w.Canvas())
 
 	var shown []string
-	s.OnShowOutput = func(c ToolCard) { shown = append(shown, "output:"+c.ID) }
+	s.OnShowOutput = func(c model.ToolCard) { shown = append(shown, "output:"+c.ID) }
 	s.OnShowAll = func(path string) { shown = append(shown, "file:"+path) }
 	v := viewOf(t, s, "big")
 	if v.notice.Text != "… 500 earlier lines not shown" {
@@ -76,7 +77,7 @@ func TestToolSidebarTruncatedShowsShowAll(t *testing.T) {
 	}
 	test.Tap(v.showAll)
 	long.Revision, long.FullOutputPath = 2, "/tmp/out.txt"
-	s.SetCards([]ToolCard{long})
+	s.SetCards([]model.ToolCard{long})
 	test.Tap(v.showAll)
 	if got := strings.Join(shown, " "); got != "output:big file:/tmp/out.txt" {
 		t.Fatalf("show all calls = %q", got)
@@ -84,9 +85,9 @@ func TestToolSidebarTruncatedShowsShowAll(t *testing.T) {
 
 	// A tool that shortened its own output and saved the rest: nothing is
 	// cut here, yet the file has more.
-	short := ToolCard{ID: "short", Revision: 1, Name: "bash", Status: ToolDone, Output: "last lines\n",
+	short := model.ToolCard{ID: "short", Revision: 1, Name: "bash", Status: model.ToolDone, Output: "last lines\n",
 		FullOutputPath: "/tmp/full.log", Turn: 2}
-	s.SetCards([]ToolCard{long, short})
+	s.SetCards([]model.ToolCard{long, short})
 	v = viewOf(t, s, "short")
 	if v.notice.Hidden || v.showAll.Hidden || v.notice.Text != "… the tool saved its full output to a file" {
 		t.Fatalf("file-only card: notice %q hidden=%v, show all hidden=%v", v.notice.Text, v.notice.Hidden, v.showAll.Hidden)
@@ -94,11 +95,11 @@ func TestToolSidebarTruncatedShowsShowAll(t *testing.T) {
 }
 
 func TestToolSidebarShowAllHiddenWithoutHandler(t *testing.T) {
-	c := ToolCard{ID: "x", Revision: 1, Name: "bash", Status: ToolRunning, Output: "tail\n", OutputDropped: 4096}
+	c := model.ToolCard{ID: "x", Revision: 1, Name: "bash", Status: model.ToolRunning, Output: "tail\n", OutputDropped: 4096}
 	test.NewTempApp(t)
 	s := NewToolSidebar()
 	s.startTicker = func(func()) func() { return func() {} }
-	s.SetCards([]ToolCard{c})
+	s.SetCards([]model.ToolCard{c})
 	w := test.NewTempWindow(t, s)
 	w.Resize(fyne.NewSize(420, 300))
 	v := viewOf(t, s, "x")
@@ -111,9 +112,9 @@ func TestToolSidebarShowAllHiddenWithoutHandler(t *testing.T) {
 // incrementally: each update sets the text of the new line only, where a
 // rebuild would set every visible row.
 func TestToolSidebarAppendsOutput(t *testing.T) {
-	c := ToolCard{ID: "run", Revision: 1, Name: "bash", ArgsSummary: "make", Status: ToolRunning,
+	c := model.ToolCard{ID: "run", Revision: 1, Name: "bash", ArgsSummary: "make", Status: model.ToolRunning,
 		Started: sidebarNow.Add(-time.Second), Output: numberedLines(1, 100), Turn: 1}
-	s, _ := showSidebar(t, []ToolCard{c})
+	s, _ := showSidebar(t, []model.ToolCard{c})
 	v := viewOf(t, s, "run")
 	mono := v.mono
 	if len(mono.rows) != cardOutputRows {
@@ -123,7 +124,7 @@ func TestToolSidebarAppendsOutput(t *testing.T) {
 	for i := 101; i <= 150; i++ {
 		c.Revision++
 		c.Output += fmt.Sprintf("line %d\n", i)
-		s.SetCards([]ToolCard{c})
+		s.SetCards([]model.ToolCard{c})
 	}
 	if got := mono.textSets - before; got != 50 {
 		t.Fatalf("50 appended lines set %d row texts; want 50", got)
@@ -136,7 +137,7 @@ func TestToolSidebarAppendsOutput(t *testing.T) {
 	before = mono.textSets
 	c.Revision++
 	c.Output = "fresh\n" + numberedLines(1, 20)
-	s.SetCards([]ToolCard{c})
+	s.SetCards([]model.ToolCard{c})
 	if got := mono.textSets - before; got != cardOutputRows {
 		t.Fatalf("replacing set %d rows, want all %d visible", got, cardOutputRows)
 	}
@@ -187,14 +188,14 @@ func TestToolSidebarTickerRunsOnlyWhileRunning(t *testing.T) {
 	w := test.NewTempWindow(t, s)
 	w.Resize(fyne.NewSize(420, 300))
 
-	done := ToolCard{ID: "a", Revision: 1, Name: "read", Status: ToolDone, Started: now.Add(-time.Second), Ended: now}
-	s.SetCards([]ToolCard{done})
+	done := model.ToolCard{ID: "a", Revision: 1, Name: "read", Status: model.ToolDone, Started: now.Add(-time.Second), Ended: now}
+	s.SetCards([]model.ToolCard{done})
 	if starts != 0 {
 		t.Fatal("ticker started with nothing running")
 	}
-	run := ToolCard{ID: "b", Revision: 1, Name: "bash", Status: ToolRunning, Started: now.Add(-3 * time.Second)}
-	s.SetCards([]ToolCard{done, run})
-	s.SetCards([]ToolCard{done, run})
+	run := model.ToolCard{ID: "b", Revision: 1, Name: "bash", Status: model.ToolRunning, Started: now.Add(-3 * time.Second)}
+	s.SetCards([]model.ToolCard{done, run})
+	s.SetCards([]model.ToolCard{done, run})
 	if starts != 1 || stops != 0 {
 		t.Fatalf("starts=%d stops=%d while running", starts, stops)
 	}
@@ -207,18 +208,18 @@ func TestToolSidebarTickerRunsOnlyWhileRunning(t *testing.T) {
 	if v.elapsed.Text != "1m 05s" {
 		t.Fatalf("elapsed after tick = %q", v.elapsed.Text)
 	}
-	run.Revision, run.Status, run.Ended = 2, ToolDone, now
-	s.SetCards([]ToolCard{done, run})
+	run.Revision, run.Status, run.Ended = 2, model.ToolDone, now
+	s.SetCards([]model.ToolCard{done, run})
 	if stops != 1 {
 		t.Fatalf("ticker not stopped when the last card finished (stops=%d)", stops)
 	}
 }
 
 func TestToolSidebarVirtualizes(t *testing.T) {
-	var cards []ToolCard
+	var cards []model.ToolCard
 	for i := 0; i < 500; i++ {
-		cards = append(cards, ToolCard{ID: fmt.Sprint(i), Revision: 1, Name: "read", ArgsSummary: fmt.Sprintf("file%d.go", i),
-			Status: ToolDone, Started: sidebarNow.Add(-time.Second), Ended: sidebarNow, Output: "x\n", Turn: i/5 + 1})
+		cards = append(cards, model.ToolCard{ID: fmt.Sprint(i), Revision: 1, Name: "read", ArgsSummary: fmt.Sprintf("file%d.go", i),
+			Status: model.ToolDone, Started: sidebarNow.Add(-time.Second), Ended: sidebarNow, Output: "x\n", Turn: i/5 + 1})
 	}
 	s, _ := showSidebar(t, cards)
 	if n := len(s.list.views) + len(s.list.spare); n > 30 {
@@ -241,7 +242,7 @@ func TestToolSidebarVirtualizes(t *testing.T) {
 	// A new card arriving while the user reads older ones does not move
 	// what they read.
 	before := v.Position().Y - s.list.scroll.Offset.Y
-	cards = append(cards, ToolCard{ID: "new", Revision: 1, Name: "bash", Status: ToolRunning, Started: sidebarNow, Turn: 200})
+	cards = append(cards, model.ToolCard{ID: "new", Revision: 1, Name: "bash", Status: model.ToolRunning, Started: sidebarNow, Turn: 200})
 	s.SetCards(cards)
 	v = s.list.views[st]
 	if v == nil || v.Position().Y-s.list.scroll.Offset.Y != before {
@@ -252,7 +253,7 @@ func TestToolSidebarVirtualizes(t *testing.T) {
 func TestToolSidebarCopy(t *testing.T) {
 	s, _ := showSidebar(t, sampleCards())
 	var copied string
-	s.OnCopy = func(c ToolCard) { copied = c.ID }
+	s.OnCopy = func(c model.ToolCard) { copied = c.ID }
 	test.Tap(viewOf(t, s, "t3").copyBtn)
 	if copied != "t3" {
 		t.Fatalf("copied %q", copied)
@@ -277,7 +278,7 @@ func TestElapsedText(t *testing.T) {
 		{0, 61 * time.Second, "1m 01s"},
 		{0, 2*time.Hour + 3*time.Minute, "2h 03m"},
 	} {
-		c := ToolCard{Started: start}
+		c := model.ToolCard{Started: start}
 		if tc.ended > 0 {
 			c.Ended = start.Add(tc.ended)
 		}
@@ -285,7 +286,7 @@ func TestElapsedText(t *testing.T) {
 			t.Errorf("elapsed(%v, %v) = %q, want %q", tc.ended, tc.now, got, tc.want)
 		}
 	}
-	if elapsedText(ToolCard{}, start) != "" {
+	if elapsedText(model.ToolCard{}, start) != "" {
 		t.Error("a card that has not started shows a time")
 	}
 }
@@ -308,14 +309,14 @@ func BenchmarkToolOutputAppend(b *testing.B) {
 	}
 	var spent time.Duration
 	for n := 0; n < b.N; n++ {
-		c := ToolCard{ID: fmt.Sprint("run", n), Name: "bash", Status: ToolRunning, Started: time.Now()}
+		c := model.ToolCard{ID: fmt.Sprint("run", n), Name: "bash", Status: model.ToolRunning, Started: time.Now()}
 		var out strings.Builder
 		for i := 0; i < updates; i++ {
 			out.WriteString(lines[i])
 			c.Revision++
 			c.Output = strings.Clone(out.String())
 			t0 := time.Now()
-			s.SetCards([]ToolCard{c})
+			s.SetCards([]model.ToolCard{c})
 			spent += time.Since(t0)
 		}
 	}

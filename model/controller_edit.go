@@ -1,0 +1,77 @@
+package model
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"knightcode.ai/desktop/rpcconn"
+)
+
+// SendEdited sends text as an edited version of an earlier prompt: the
+// ordinal-th prompt of the conversation (from 0), whose text was original.
+// The agent branches the session just before that prompt with its own
+// fork, so the old branch stays in the session tree, and the edited text
+// goes as the first prompt of the new branch. Whatever fails, the text
+// comes back into the editor.
+func (c *Controller) SendEdited(ordinal int, original, text string, images []rpcconn.Image, accepted func()) {
+	if c.session.Running() {
+		c.ui.RestoreDraft(text)
+		c.session.Notice(NoticeWarning, "Not sent: the agent is still working. Stop it or wait, then send the edited prompt again.")
+		c.ui.Invalidate()
+		return
+	}
+	c.do("Edit and send again", longTimeout, func(ctx context.Context, conn *rpcconn.Conn) error {
+		forks, err := conn.GetForkMessages(ctx)
+		if err != nil {
+			c.ui.RestoreDraft(text)
+			return err
+		}
+		entry, ok := forkEntry(forks, ordinal, original)
+		if !ok {
+			c.ui.RestoreDraft(text)
+			return errors.New("the agent does not list that prompt as one to branch from")
+		}
+		r, err := conn.Fork(ctx, entry)
+		if err != nil {
+			c.ui.RestoreDraft(text)
+			return err
+		}
+		if r.Cancelled {
+			c.ui.RestoreDraft(text)
+			c.session.Notice(NoticeWarning, "An extension declined to branch the conversation; the edited prompt is back in the editor.")
+			return nil
+		}
+		if err := c.reload(ctx, conn); err != nil {
+			c.ui.RestoreDraft(text)
+			return err
+		}
+		c.ui.Invalidate()
+		c.sendPrompt(conn, rpcconn.Prompt{Message: text, Images: images}, accepted, true)
+		return nil
+	})
+}
+
+// forkEntry finds the fork point of the ordinal-th prompt. The agent lists
+// the prompts of the active branch in order, as the transcript shows them;
+// the text must agree, else the nearest listed prompt with that text is
+// taken.
+func forkEntry(forks []rpcconn.ForkMessage, ordinal int, original string) (string, bool) {
+	same := func(f rpcconn.ForkMessage) bool {
+		return strings.TrimSpace(f.Text) == strings.TrimSpace(original)
+	}
+	if ordinal >= 0 && ordinal < len(forks) && same(forks[ordinal]) {
+		return forks[ordinal].EntryID, true
+	}
+	best, bestD := "", -1
+	for i, f := range forks {
+		if !same(f) {
+			continue
+		}
+		d := max(i-ordinal, ordinal-i)
+		if bestD < 0 || d < bestD {
+			best, bestD = f.EntryID, d
+		}
+	}
+	return best, bestD >= 0
+}

@@ -1,0 +1,221 @@
+package model
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"knightcode.ai/desktop/rpcconn"
+)
+
+// heldSend is what the user sent while the agent was starting: a prompt or
+// a !command, sent in order once the agent is ready.
+type heldSend struct {
+	text     string
+	images   []rpcconn.Image
+	followUp bool
+	bash     bool
+	accepted func()
+}
+
+// draft is the held text as the user typed it.
+func (h heldSend) draft() string {
+	if h.bash {
+		return "!" + h.text
+	}
+	return h.text
+}
+
+// hold keeps h for when the agent is ready, if it is still starting (or
+// earlier held sends are still going out, which h must follow). It reports
+// whether it held h.
+func (c *Controller) hold(h heldSend) bool {
+	c.mu.Lock()
+	if !c.connecting && len(c.held) == 0 {
+		c.mu.Unlock()
+		return false
+	}
+	c.held = append(c.held, h)
+	c.mu.Unlock()
+	c.publishHeld()
+	return true
+}
+
+// publishHeld shows the held sends in the queue strip.
+func (c *Controller) publishHeld() {
+	c.mu.Lock()
+	texts := make([]string, len(c.held))
+	for i, h := range c.held {
+		texts[i] = h.draft()
+	}
+	c.mu.Unlock()
+	c.session.SetWaiting(texts)
+	c.ui.Invalidate()
+}
+
+// takeHeld removes and returns every held send.
+func (c *Controller) takeHeld() []heldSend {
+	c.mu.Lock()
+	held := c.held
+	c.held = nil
+	c.mu.Unlock()
+	if len(held) > 0 {
+		c.publishHeld()
+	}
+	return held
+}
+
+// returnHeld ends attempt gen's wait (the start failed) and puts what was
+// held back into the editor, saying why with notice.
+func (c *Controller) returnHeld(gen uint64, notice string) {
+	c.mu.Lock()
+	if gen != c.gen {
+		c.mu.Unlock()
+		return
+	}
+	c.connecting = false
+	c.mu.Unlock()
+	held := c.takeHeld()
+	if len(held) == 0 {
+		return
+	}
+	drafts := make([]string, len(held))
+	for i, h := range held {
+		drafts[i] = h.draft()
+	}
+	c.ui.RestoreDraft(strings.Join(drafts, "\n\n"))
+	c.session.Notice(NoticeWarning, notice)
+	c.ui.Invalidate()
+}
+
+// sendHeld sends, in order, what was held while conn started, then lets
+// sends go straight to the agent. Prompts after the first are follow-ups:
+// the user typed each after the one before.
+func (c *Controller) sendHeld(conn *rpcconn.Conn) {
+	first := true
+	for {
+		c.mu.Lock()
+		if c.conn != conn {
+			c.mu.Unlock()
+			return
+		}
+		if len(c.held) == 0 {
+			c.connecting = false
+			c.mu.Unlock()
+			return
+		}
+		h := c.held[0]
+		c.held = c.held[1:]
+		c.mu.Unlock()
+		c.publishHeld()
+		if h.bash {
+			c.runBash(conn, h.text)
+			continue
+		}
+		p := rpcconn.Prompt{Message: h.text, Images: h.images}
+		if !first || c.session.Running() {
+			p.StreamingBehavior = rpcconn.StreamFollowUp
+		}
+		first = false
+		c.sendPrompt(conn, p, h.accepted, false)
+	}
+}
+
+// Send sends what the user typed. While the agent runs it steers, or with
+// followUp queues it for when the agent is done. The editor was already
+// cleared by the window; when sending fails the text goes back into it, so
+// nothing typed is lost. While the agent starts, the text waits in the
+// queue strip and goes out once the agent is ready. accepted (may be nil)
+// runs once the agent took it.
+func (c *Controller) Send(text string, images []rpcconn.Image, followUp bool, accepted func()) {
+	if c.hold(heldSend{text: text, images: images, followUp: followUp, accepted: accepted}) {
+		return
+	}
+	p := rpcconn.Prompt{Message: text, Images: images}
+	if c.session.Running() {
+		p.StreamingBehavior = rpcconn.StreamSteer
+		if followUp {
+			p.StreamingBehavior = rpcconn.StreamFollowUp
+		}
+	}
+	conn := c.current()
+	if conn == nil {
+		c.ui.RestoreDraft(text)
+		c.session.Notice(NoticeWarning, "Not sent: the agent is not running. Your text is back in the editor.")
+		c.ui.Invalidate()
+		return
+	}
+	c.spawn(func() { c.sendPrompt(conn, p, accepted, true) })
+}
+
+// sendPrompt sends p to conn and waits for the agent to take it; a prompt
+// it refuses goes back into the editor.
+func (c *Controller) sendPrompt(conn *rpcconn.Conn, p rpcconn.Prompt, accepted func(), invalidate bool) {
+	ctx, cancel := context.WithTimeout(c.ctx, longTimeout)
+	defer cancel()
+	if err := conn.Prompt(ctx, p); err != nil {
+		var exited *rpcconn.ExitError
+		switch {
+		case errors.Is(err, context.Canceled):
+		case errors.As(err, &exited) || errors.Is(err, rpcconn.ErrClosed):
+			c.ui.RestoreDraft(p.Message)
+			c.session.Notice(NoticeWarning, "Not sent: the agent stopped. Your text is back in the editor.")
+		default:
+			c.ui.RestoreDraft(p.Message)
+			c.report("Not sent", err)
+		}
+	} else if accepted != nil {
+		accepted()
+	}
+	c.ui.Invalidate()
+}
+
+// Escape takes back what waits, and stops what runs. Prompts held while
+// the agent starts come back into the editor. During a run it clears the
+// agent's queue, aborts the run and puts the cleared messages back into
+// the editor, as the protocol reference recommends; an agent without
+// clear_queue keeps its queue, and the user is told those messages go to
+// the model with the next prompt. While idle, Esc takes back messages still
+// queued, where the agent can give them.
+func (c *Controller) Escape() {
+	if held := c.takeHeld(); len(held) > 0 {
+		drafts := make([]string, len(held))
+		for i, h := range held {
+			drafts[i] = h.draft()
+		}
+		c.ui.RestoreDraft(strings.Join(drafts, "\n\n"))
+		c.ui.Invalidate()
+		return
+	}
+	running := c.session.Running()
+	steering, followUp := c.session.Queue()
+	queued := len(steering) + len(followUp)
+	if !running && queued == 0 {
+		return
+	}
+	if !running && c.session.QueueStays() {
+		// The strip already says why they stay; asking again changes nothing.
+		return
+	}
+	c.do("Stop", longTimeout, func(ctx context.Context, conn *rpcconn.Conn) error {
+		q, err := conn.ClearQueue(ctx)
+		switch {
+		case err == nil:
+			if texts := append(q.Steering, q.FollowUp...); len(texts) > 0 {
+				c.ui.RestoreDraft(strings.Join(texts, "\n\n"))
+			}
+		case errors.Is(err, rpcconn.ErrUnsupported):
+			c.session.SetCapabilities(conn.Capabilities())
+			s, f := c.session.Queue()
+			if n := len(s) + len(f); n > 0 {
+				c.session.Notice(NoticeInfo, QueueStaysNotice(n, c.session.AgentName()))
+			}
+		default:
+			c.report("Could not take the queued messages back", err)
+		}
+		if !running {
+			return nil
+		}
+		return conn.Abort(ctx)
+	})
+}

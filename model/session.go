@@ -1,0 +1,560 @@
+package model
+
+import (
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"knightcode.ai/desktop/rpcconn"
+)
+
+// ConnState is where the connection to the agent stands.
+type ConnState int
+
+const (
+	ConnStarting ConnState = iota
+	ConnReady
+	ConnExited
+	ConnFailed
+)
+
+// Effects tell the controller what an event calls for beyond drawing.
+type Effects struct {
+	// Settled: a run ended; session stats are worth fetching.
+	Settled bool
+	// ModelChanged: the thinking levels may differ now.
+	ModelChanged bool
+	// Dialogs are extension requests that wait for the user.
+	Dialogs []*rpcconn.ExtensionUIRequest
+	// Notices are notifications and extension errors to pop up.
+	Notices []Notice
+	// EditorText is text an extension wants in the editor.
+	EditorText *string
+}
+
+// Session is the window's state built from the agent's events: transcript,
+// live reply, tool runs, queue, run state, model and stats. It is a pure
+// reducer — no Fyne, no I/O — with its own lock: the event goroutine applies
+// events, the UI goroutine takes a View once per frame.
+type Session struct {
+	mu sync.Mutex
+	// now is the clock, replaceable in tests.
+	now func() time.Time
+
+	items     []ChatItem
+	nextID    int
+	live      rpcconn.MessageBuilder
+	liveIndex int
+	// chatRev changes whenever items do, so a View can skip copying them.
+	chatRev uint64
+	// histGen counts the histories loaded (each replaces the transcript);
+	// prepended counts the items older history put before the transcript
+	// since, which shifts every index handed out (BashHandle).
+	histGen   uint64
+	prepended int
+
+	tools     rpcconn.ToolTracker
+	toolMeta  map[string]*toolMeta
+	toolOrder []string
+	toolsRev  uint64
+	// liveCalls are the tool calls of the reply being streamed, by
+	// content index: their cards show before they run.
+	liveCalls map[int]string
+	turn      int
+	// turnsPending: the history's older part is still being converted, so
+	// turn numbers count from the shown part and are not shown yet.
+	turnsPending bool
+
+	run                rpcconn.RunTracker
+	agentSendsSettled  bool
+	steering, followUp []string
+	// queueStays: the agent cannot give queued messages back (no
+	// clear_queue); waiting are prompts held until it can take them.
+	queueStays bool
+	waiting    []string
+	// agentName is what messages call the agent ("pi", "KnightCode").
+	agentName string
+
+	models      []rpcconn.Model
+	model       *rpcconn.Model
+	thinking    string
+	levels      []string
+	sessionName string
+	sessionFile string
+	stats       *rpcconn.SessionStats
+	liveUsage   *rpcconn.Usage
+
+	// bashRunning holds the !commands that run.
+	bashRunning map[BashHandle]bool
+	// retry is the automatic retry being waited for, if any.
+	retry *RetryState
+
+	conn       ConnState
+	connDetail string
+	exit       *rpcconn.Exit
+	activity   string
+	// slowStart: the agent has not answered its first command for a while;
+	// startDetail is its stderr tail then, or why it could not start.
+	slowStart   bool
+	startDetail string
+	BannerSeq   uint64
+
+	extStatus  map[string]string
+	extWidgets map[string]ExtWidget
+	widgetsRev uint64
+	title      string
+	modes      AgentModes
+
+	rev uint64
+}
+
+type toolMeta struct {
+	started, ended time.Time
+	turn           int
+	rev            uint64
+	// itemIndex is the chat item holding the call's chip, or -1.
+	itemIndex int
+	// card is the last conversion for the sidebar, valid while its
+	// Revision equals rev.
+	card ToolCard
+	// history marks a call that came with a stored session.
+	history bool
+	// listed says the call is in toolOrder: from its first streamed
+	// delta, or from its run's start.
+	listed bool
+	// A call not run yet: its name, its content index in the reply
+	// while the reply streams (-1 after), and its arguments once the
+	// reply ended.
+	callName    string
+	streamIndex int
+	callArgs    []byte
+}
+
+// NewSession returns an empty session.
+func NewSession() *Session {
+	return &Session{now: time.Now, liveIndex: -1, toolMeta: map[string]*toolMeta{}, extStatus: map[string]string{},
+		// Agents retry by default and get_state does not say otherwise.
+		modes: AgentModes{AutoRetry: true}}
+}
+
+func (s *Session) touch() { s.rev++ }
+
+func (s *Session) newID() string {
+	s.nextID++
+	return "m" + strconv.Itoa(s.nextID)
+}
+
+func (s *Session) appendItem(it ChatItem) int {
+	it.ID = s.newID()
+	it.Revision = 1
+	s.items = append(s.items, it)
+	s.chatRev++
+	return len(s.items) - 1
+}
+
+func (s *Session) changeItem(i int, change func(*ChatItem)) {
+	if i < 0 || i >= len(s.items) {
+		return
+	}
+	change(&s.items[i])
+	s.items[i].Revision++
+	s.chatRev++
+}
+
+// Notice adds a line of the app's own to the transcript.
+func (s *Session) Notice(level NoticeLevel, text string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.notice(level, text)
+}
+
+func (s *Session) notice(level NoticeLevel, text string) {
+	s.appendItem(ChatItem{Kind: ChatNotice, Level: level, Text: Plain(text)})
+	s.touch()
+}
+
+// Apply folds one event into the session.
+func (s *Session) Apply(ev rpcconn.Event) Effects {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var fx Effects
+	s.touch()
+	if s.run.Apply(ev, s.agentSendsSettled) {
+		fx.Settled = true
+		s.activity = ""
+		s.retry = nil
+	}
+	switch e := ev.(type) {
+	case *rpcconn.MessageStart:
+		s.messageStart(e.Message)
+	case *rpcconn.MessageUpdate:
+		changed := s.live.Apply(e)
+		if changed && e.Usage != nil {
+			u := *e.Usage
+			s.liveUsage = &u
+		}
+		if changed {
+			s.streamedCall(&e.Delta)
+		}
+	case *rpcconn.MessageEnd:
+		s.messageEnd(e)
+	case *rpcconn.TurnStart:
+		s.turn++
+	case *rpcconn.ToolExecutionStart, *rpcconn.ToolExecutionUpdate, *rpcconn.ToolExecutionEnd:
+		s.toolEvent(ev)
+	case *rpcconn.QueueUpdate:
+		s.steering, s.followUp = e.Steering, e.FollowUp
+	case *rpcconn.AgentEnd:
+		s.liveUsage = nil
+	case *rpcconn.CompactionStart:
+		s.activity = "Compacting context (" + e.Reason + ")…"
+	case *rpcconn.CompactionEnd:
+		s.compactionEnd(e)
+	case *rpcconn.AutoRetryStart:
+		s.retry = &RetryState{Attempt: e.Attempt, Max: e.MaxAttempts, At: s.now().Add(time.Duration(e.DelayMs) * time.Millisecond), Error: e.ErrorMessage}
+		s.activity = fmt.Sprintf("Retrying %d/%d in %.0fs", e.Attempt, e.MaxAttempts, float64(e.DelayMs)/1000)
+		s.notice(NoticeWarning, fmt.Sprintf("Retry %d of %d in %.1f s after: %s", e.Attempt, e.MaxAttempts, float64(e.DelayMs)/1000, e.ErrorMessage))
+	case *rpcconn.AutoRetryEnd:
+		s.retry = nil
+		s.activity = ""
+		if !e.Success {
+			s.notice(NoticeError, fmt.Sprintf("Gave up after %d attempts: %s", e.Attempt, e.FinalError))
+		}
+	case *rpcconn.SummarizationRetryScheduled:
+		s.retry = &RetryState{Attempt: e.Attempt, Max: e.MaxAttempts, At: s.now().Add(time.Duration(e.DelayMs) * time.Millisecond), Error: e.ErrorMessage, Summary: true}
+		s.activity = fmt.Sprintf("Summary retry %d/%d in %.0fs", e.Attempt, e.MaxAttempts, float64(e.DelayMs)/1000)
+	case *rpcconn.SummarizationRetryAttemptStart:
+		s.activity = "Retrying summary (" + e.Source + ")…"
+	case *rpcconn.SummarizationRetryFinished:
+		s.retry = nil
+		s.activity = ""
+	case *rpcconn.ExtensionError:
+		text := fmt.Sprintf("Extension error in %s (%s): %s", e.ExtensionPath, e.Event, e.Error)
+		s.notice(NoticeError, text)
+		fx.Notices = append(fx.Notices, Notice{Time: s.now(), Text: Plain(text), Level: NoticeError, Source: "extension_error"})
+	case *rpcconn.ThinkingLevelChanged:
+		s.thinking = e.Level
+	case *rpcconn.SessionInfoChanged:
+		s.sessionName = e.Name
+	case *rpcconn.ExtensionUIRequest:
+		s.extensionRequest(e, &fx)
+	case *rpcconn.ProtocolError:
+		s.protocolError(e)
+	case *rpcconn.Exit:
+		s.exited(e)
+	}
+	return fx
+}
+
+func (s *Session) messageStart(m rpcconn.Message) {
+	switch m.Role {
+	case rpcconn.RoleAssistant:
+		s.live.Apply(&rpcconn.MessageStart{Message: m})
+		s.liveIndex = s.appendItem(ChatItem{Kind: ChatAssistant, Streaming: true, Meta: messageMeta(m)})
+	case rpcconn.RoleToolResult, rpcconn.RoleBashExecution:
+		// Tool output lives in the sidebar, from tool_execution_* events;
+		// a !command's output is already on screen from its own run.
+	default:
+		if it, ok := s.historyItem(m); ok {
+			s.appendItem(it)
+		}
+	}
+}
+
+func (s *Session) messageEnd(e *rpcconn.MessageEnd) {
+	if e.Message.Role != rpcconn.RoleAssistant {
+		return
+	}
+	s.live.Apply(e)
+	switch e.Message.StopReason {
+	case rpcconn.StopReasonError, rpcconn.StopReasonAborted:
+		s.endLiveCalls(&e.Message, false)
+	default:
+		s.endLiveCalls(&e.Message, true)
+	}
+	i := s.liveIndex
+	s.liveIndex = -1
+	if i < 0 {
+		// An end without a start (older agents after an error).
+		i = s.appendItem(ChatItem{Kind: ChatAssistant})
+	}
+	s.finishAssistant(i, e.Message)
+}
+
+func (s *Session) finishAssistant(i int, m rpcconn.Message) {
+	blocks := assistantBlocks(m.Content, s.toolStatus)
+	s.changeItem(i, func(it *ChatItem) {
+		it.Blocks = blocks
+		it.Streaming = false
+		it.Meta = messageMeta(m)
+		it.StopReason = m.StopReason
+		it.ErrorMessage = m.ErrorMessage
+		switch m.StopReason {
+		case rpcconn.StopReasonError, rpcconn.StopReasonAborted, rpcconn.StopReasonLength:
+		default:
+			// "stop" and "toolUse" are the ordinary ends: nothing to say.
+			it.StopReason = ""
+		}
+	})
+	s.linkToolChips(i, m.Content)
+}
+
+// linkToolChips remembers which chat item shows each tool call, so a
+// finishing tool can update its chip.
+func (s *Session) linkToolChips(i int, content rpcconn.Content) {
+	for _, c := range content {
+		if c.Type == rpcconn.ContentToolCall {
+			s.meta(c.ID).itemIndex = i
+		}
+	}
+}
+
+func (s *Session) meta(id string) *toolMeta {
+	m := s.toolMeta[id]
+	if m == nil {
+		m = &toolMeta{itemIndex: -1, turn: s.turn, streamIndex: -1}
+		s.toolMeta[id] = m
+	}
+	return m
+}
+
+func (s *Session) toolStatus(id string) ToolStatus {
+	r := s.tools.Get(id)
+	switch {
+	case r == nil:
+		if m := s.toolMeta[id]; m != nil && !m.ended.IsZero() {
+			return ToolDone
+		}
+		return ToolPending
+	case r.Done && r.IsError:
+		return ToolFailed
+	case r.Done:
+		return ToolDone
+	}
+	return ToolRunning
+}
+
+func (s *Session) toolEvent(ev rpcconn.Event) {
+	r := s.tools.Apply(ev)
+	if r == nil {
+		return
+	}
+	m := s.meta(r.ToolCallID)
+	first := m.started.IsZero()
+	if first {
+		m.started = s.now()
+		m.turn = s.turn
+	}
+	s.list(r.ToolCallID, m)
+	if r.Done && m.ended.IsZero() {
+		m.ended = s.now()
+	}
+	m.rev++
+	s.toolsRev++
+	if r.Done || first {
+		s.refreshChip(r.ToolCallID)
+	}
+}
+
+// list puts a call's card in the sidebar.
+func (s *Session) list(id string, m *toolMeta) {
+	if !m.listed {
+		m.listed = true
+		s.toolOrder = append(s.toolOrder, id)
+	}
+}
+
+// unlist takes away the card of a call that will not run.
+func (s *Session) unlist(id string) {
+	m := s.toolMeta[id]
+	if m == nil || !m.listed || s.tools.Get(id) != nil {
+		return
+	}
+	m.listed = false
+	for i := len(s.toolOrder) - 1; i >= 0; i-- {
+		if s.toolOrder[i] == id {
+			s.toolOrder = append(s.toolOrder[:i], s.toolOrder[i+1:]...)
+			break
+		}
+	}
+	s.toolsRev++
+}
+
+// streamedCall follows a tool call the reply streams: its card is listed
+// at toolcall_start and changes with each delta, so that an edit shows its
+// diff while the model still writes it.
+func (s *Session) streamedCall(d *rpcconn.AssistantDelta) {
+	var id string
+	switch d.Type {
+	case rpcconn.DeltaToolCallStart:
+		if d.ID == "" {
+			return
+		}
+		id = d.ID
+		if s.liveCalls == nil {
+			s.liveCalls = map[int]string{}
+		}
+		s.liveCalls[d.ContentIndex] = id
+		m := s.meta(id)
+		m.callName, m.streamIndex = d.ToolName, d.ContentIndex
+		m.turn = s.turn
+		s.list(id, m)
+	case rpcconn.DeltaToolCallDelta, rpcconn.DeltaToolCallEnd:
+		id = s.liveCalls[d.ContentIndex]
+	default:
+		return
+	}
+	m := s.toolMeta[id]
+	if m == nil || s.tools.Get(id) != nil {
+		return
+	}
+	if d.Type == rpcconn.DeltaToolCallEnd && d.ToolCall != nil {
+		m.callArgs = d.ToolCall.Arguments
+		if d.ToolCall.Name != "" {
+			m.callName = d.ToolCall.Name
+		}
+	}
+	m.rev++
+	s.toolsRev++
+}
+
+// endLiveCalls settles the calls of a reply that ended: the message has
+// their whole arguments. A reply that failed or was stopped runs none of
+// them, so their cards go.
+func (s *Session) endLiveCalls(msg *rpcconn.Message, runs bool) {
+	for _, id := range s.liveCalls {
+		m := s.toolMeta[id]
+		if m == nil {
+			continue
+		}
+		m.streamIndex = -1
+		m.rev++
+		s.toolsRev++
+		found := false
+		if msg != nil {
+			for _, c := range msg.Content {
+				if c.Type == rpcconn.ContentToolCall && c.ID == id {
+					m.callArgs, found = c.Arguments, true
+					if c.Name != "" {
+						m.callName = c.Name
+					}
+				}
+			}
+		}
+		if !runs || !found {
+			s.unlist(id)
+		}
+	}
+	s.liveCalls = nil
+}
+
+// refreshChip gives a tool call's chip in the transcript its run's status.
+func (s *Session) refreshChip(id string) {
+	m := s.toolMeta[id]
+	if m == nil || m.itemIndex < 0 {
+		return
+	}
+	status := s.toolStatus(id)
+	s.changeItem(m.itemIndex, func(it *ChatItem) {
+		// A fresh slice: the last View handed to the UI still reads the
+		// old one.
+		blocks := append([]ChatBlock(nil), it.Blocks...)
+		for b := range blocks {
+			if blocks[b].ToolCallID == id {
+				blocks[b].ToolStatus = status
+			}
+		}
+		it.Blocks = blocks
+	})
+}
+
+func (s *Session) compactionEnd(e *rpcconn.CompactionEnd) {
+	s.activity = ""
+	switch {
+	case e.Aborted:
+		s.notice(NoticeWarning, "Compaction aborted")
+	case e.Result == nil:
+		s.notice(NoticeError, "Compaction failed: "+e.ErrorMessage)
+	default:
+		text := e.Result.Summary
+		s.appendItem(ChatItem{Kind: ChatCompaction, Text: text,
+			Meta: fmt.Sprintf("Compacted (%s): %s → ~%s tokens", e.Reason, formatTokens(e.Result.TokensBefore), formatTokens(e.Result.EstimatedTokensAfter))})
+	}
+}
+
+func (s *Session) extensionRequest(e *rpcconn.ExtensionUIRequest, fx *Effects) {
+	switch e.Method {
+	case rpcconn.UINotify:
+		level := NoticeInfo
+		switch e.NotifyType {
+		case "warning":
+			level = NoticeWarning
+		case "error":
+			level = NoticeError
+		}
+		s.notice(level, e.Message)
+		fx.Notices = append(fx.Notices, Notice{Time: s.now(), Text: Plain(e.Message), Level: level, Source: "Extension"})
+	case rpcconn.UISetStatus:
+		if e.StatusText == nil {
+			delete(s.extStatus, e.StatusKey)
+		} else {
+			s.extStatus[e.StatusKey] = Plain(*e.StatusText)
+		}
+	case rpcconn.UISetTitle:
+		s.title = Plain(e.Title)
+	case rpcconn.UISetWidget:
+		s.setWidget(e)
+	case rpcconn.UISetEditorText:
+		text := e.Text
+		fx.EditorText = &text
+	default:
+		if e.IsDialog() {
+			fx.Dialogs = append(fx.Dialogs, e)
+		}
+	}
+}
+
+func (s *Session) protocolError(e *rpcconn.ProtocolError) {
+	// An older agent's "Unknown command" for a probe the user never asked
+	// for is expected, not news.
+	if e.Response != nil && !e.Response.Success && len(e.Response.Error) >= 15 && e.Response.Error[:15] == "Unknown command" {
+		return
+	}
+	s.notice(NoticeWarning, "The agent sent something unexpected: "+e.Error())
+}
+
+// exited records the agent's exit. The banner reports it, once: the
+// transcript only marks a reply the exit cut short.
+func (s *Session) exited(e *rpcconn.Exit) {
+	s.exit = e
+	s.BannerSeq++
+	s.retry = nil
+	for h := range s.bashRunning {
+		// The agent died with the command: it ran until now.
+		s.changeItem(s.bashIndex(h), func(it *ChatItem) {
+			it.Streaming, it.Ended, it.StopReason = false, s.now(), StopInterrupted
+		})
+	}
+	s.bashRunning = nil
+	s.conn = ConnExited
+	s.steering, s.followUp = nil, nil
+	s.liveUsage = nil
+	s.endLiveCalls(nil, false)
+	for _, id := range append([]string(nil), s.toolOrder...) {
+		s.unlist(id) // calls that had not started will not
+	}
+	if i := s.liveIndex; i >= 0 {
+		s.liveIndex = -1
+		m := s.live.Message()
+		s.finishAssistant(i, m)
+		s.changeItem(i, func(it *ChatItem) { it.StopReason, it.ErrorMessage = StopInterrupted, interruptedNote })
+	}
+	for _, m := range s.toolMeta {
+		if !m.started.IsZero() && m.ended.IsZero() {
+			m.ended = s.now()
+			m.rev++
+			s.toolsRev++
+		}
+	}
+}
