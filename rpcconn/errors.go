@@ -42,20 +42,17 @@ type StartError struct {
 	Output string
 	// StderrTail is the end of what the process wrote to stderr.
 	StderrTail string
-	// Reason, when set, is what a Launcher said about the failure; it
-	// replaces the first line of Error.
+	// Reason, when set, is what a Launcher said about the failure, with
+	// as much of the stderr tail as it found worth showing (the launcher's
+	// program writes its own lines there); it is all Error says.
 	Reason string
 }
 
 func (e *StartError) Error() string {
-	var b strings.Builder
 	if e.Reason != "" {
-		b.WriteString(e.Reason)
-		if tail := lastLines(e.StderrTail, 5); tail != "" {
-			fmt.Fprintf(&b, "\n%s", tail)
-		}
-		return b.String()
+		return e.Reason
 	}
+	var b strings.Builder
 	switch e.Kind {
 	case NotFound:
 		fmt.Fprintf(&b, "agent not found: %s", e.Path)

@@ -17,9 +17,10 @@ type Launcher interface {
 	// on PATH as Path is.
 	Command() []string
 	// StartFailed returns words saying why the start failed and what to
-	// do, for StartError.Reason, or "" to keep rpcconn's own wording. err
-	// holds the stderr tail and, for ExitedAtOnce, the Exit (whose Reason
-	// Exited has already set).
+	// do, with what of the stderr tail is worth showing, for
+	// StartError.Reason; or "" to keep rpcconn's own wording. err holds the
+	// stderr tail and, for ExitedAtOnce, the Exit (whose Reason Exited has
+	// already set).
 	StartFailed(err *StartError) string
 	// Exited returns words for an exit this side did not ask for, for
 	// Exit.Reason (a predicate, as Exit.Describe), or "" to keep

@@ -94,9 +94,8 @@ func TestLauncherExplainsFailures(t *testing.T) {
 		if !errors.As(err, &se) || se.Kind != ExitedAtOnce {
 			t.Fatalf("got %v", err)
 		}
-		msg := err.Error()
-		if !strings.HasPrefix(msg, "the launcher says: no luck\n") || !strings.Contains(msg, "could not start") {
-			t.Fatalf("message %q: want the launcher's words, then the stderr tail", msg)
+		if msg := err.Error(); msg != "the launcher says: no luck" || !strings.Contains(se.StderrTail, "could not start") {
+			t.Fatalf("message %q, stderr %q: want the launcher's words alone, the tail kept in StderrTail", msg, se.StderrTail)
 		}
 		if se.Exit.Reason != "lost its launcher" || len(l.started) != 1 || l.started[0] != se {
 			t.Fatalf("exit %+v, launcher asked %d times", se.Exit, len(l.started))
