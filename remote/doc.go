@@ -7,9 +7,9 @@
 // what to do, and access to remote files (session files, tool output,
 // exports) over the same ssh settings.
 //
-// It imports only the standard library and rpcconn, and never Fyne: a
-// Spec's Options start the agent through rpcconn.Start like a local one,
-// and everything else is a plain function with a context. Package
+// It imports the standard library, rpcconn and sessionfiles, and never
+// Fyne: a Spec's Options start the agent through rpcconn.Start like a local
+// one, and everything else is a plain function with a context. Package
 // remote/sshtest runs a real sshd for its tests.
 //
 // # Running the agent
@@ -37,6 +37,17 @@
 // 1 s after for one that ignores EOF, 2 s for one that ignores SIGTERM too,
 // with a 1 s grace). Probe runs the same script up to the start, to say
 // which agent a Spec would run. See scripts.go.
+//
+// # Remote files
+//
+// Every file function is one ssh connection with the Host's settings
+// running a small quoted /bin/sh script: ReadDir for a folder chooser,
+// ReadFile and CopyFile for a tool's whole output and an HTML export,
+// FoldersExist. The session browser reads remote sessions from local
+// copies that package sessionfiles reads as it reads local ones:
+// SessionRoots asks the login environment where the agent keeps them, and
+// a SessionMirror lists them in one connection and fetches what is new or
+// changed in another (List, Local).
 //
 // # Failures
 //
