@@ -159,7 +159,9 @@ func Start(t testing.TB, opts Options) *Server {
 	known := ""
 	if !opts.UnknownHostKey {
 		f := strings.Fields(string(hostPub))
-		known = fmt.Sprintf("[127.0.0.1]:%d %s %s\n", s.Port, f[0], f[1])
+		// The alias line serves connections through a proxy (Delayed),
+		// which use HostKeyAlias.
+		known = fmt.Sprintf("[127.0.0.1]:%d %s %s\n%s %s %s\n", s.Port, f[0], f[1], Alias, f[0], f[1])
 	}
 	s.must(os.WriteFile(s.KnownHosts, []byte(known), 0o600))
 	s.writeClientConfig()
