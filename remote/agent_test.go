@@ -33,6 +33,7 @@ func TestPromptStreamsThroughSSH(t *testing.T) {
 }
 
 func TestCloseLeavesNoAgent(t *testing.T) {
+	t.Parallel()
 	srv := sshtest.Start(t, sshtest.Options{})
 	fakeAgent(t, srv, "knightcode")
 	c := startSpec(t, remote.Spec{Host: srv.Host(), Args: []string{"--name", "close-me"}})
@@ -71,11 +72,13 @@ func TestCloseLeavesNoAgent(t *testing.T) {
 // ended: the remote wrapper sees the connection's input end, waits the
 // grace period, terminates it, and a second later kills it.
 func TestStdinIgnoringAgentEndedOnClose(t *testing.T) {
+	t.Parallel()
 	for _, flags := range [][]string{
 		{"--fake-ignore-stdin-close"},
 		{"--fake-ignore-stdin-close", "--fake-ignore-sigterm"},
 	} {
 		t.Run(strings.Join(flags, " "), func(t *testing.T) {
+			t.Parallel()
 			srv := sshtest.Start(t, sshtest.Options{})
 			fakeAgent(t, srv, "knightcode", flags...)
 			spec := remote.Spec{Host: srv.Host(), Grace: time.Second}
@@ -103,6 +106,7 @@ func TestStdinIgnoringAgentEndedOnClose(t *testing.T) {
 // administrator ended the session) is an exit with ssh's message; the
 // agent there ends, and a new connection resumes the session file.
 func TestSessionKilled(t *testing.T) {
+	t.Parallel()
 	srv := sshtest.Start(t, sshtest.Options{})
 	fakeAgent(t, srv, "knightcode")
 	sessions := srv.Home + "/sessions"
@@ -144,6 +148,7 @@ func TestSessionKilled(t *testing.T) {
 }
 
 func TestUnknownHostKey(t *testing.T) {
+	t.Parallel()
 	srv := sshtest.Start(t, sshtest.Options{UnknownHostKey: true})
 	fakeAgent(t, srv, "knightcode")
 	e, err := startFails(t, remote.Spec{Host: srv.Host()}, 10*time.Second)
@@ -157,6 +162,7 @@ func TestUnknownHostKey(t *testing.T) {
 }
 
 func TestPasswordOnlyHost(t *testing.T) {
+	t.Parallel()
 	srv := sshtest.Start(t, sshtest.Options{PasswordOnly: true})
 	e, err := startFails(t, remote.Spec{Host: srv.Host()}, 10*time.Second)
 	if e == nil || e.Kind != remote.PasswordOnly {
@@ -168,6 +174,7 @@ func TestPasswordOnlyHost(t *testing.T) {
 }
 
 func TestRefusedAndUnknownHosts(t *testing.T) {
+	t.Parallel()
 	srv := sshtest.Start(t, sshtest.Options{})
 	port := srv.Port
 	srv.Stop() // nothing listens there now
@@ -188,6 +195,7 @@ func TestRefusedAndUnknownHosts(t *testing.T) {
 // What a remote shell would read as syntax reaches the agent as it was
 // given: the folder it runs in, its arguments.
 func TestQuotingThroughTheRemoteShell(t *testing.T) {
+	t.Parallel()
 	srv := sshtest.Start(t, sshtest.Options{})
 	fakeAgent(t, srv, "knightcode")
 	names := []string{
@@ -236,6 +244,7 @@ func TestQuotingThroughTheRemoteShell(t *testing.T) {
 }
 
 func TestDiscovery(t *testing.T) {
+	t.Parallel()
 	t.Run("pi when there is no knightcode", func(t *testing.T) {
 		srv := sshtest.Start(t, sshtest.Options{})
 		pi := fakeAgent(t, srv, "pi")

@@ -18,6 +18,7 @@ import (
 )
 
 func TestRemoteFiles(t *testing.T) {
+	t.Parallel()
 	srv := sshtest.Start(t, sshtest.Options{})
 	h := srv.Host()
 	ctx := testContext(t)
@@ -79,6 +80,7 @@ func TestRemoteFiles(t *testing.T) {
 
 // An HTML export the remote agent wrote comes back to a local file.
 func TestExportCopiedBack(t *testing.T) {
+	t.Parallel()
 	srv := sshtest.Start(t, sshtest.Options{})
 	fakeAgent(t, srv, "knightcode")
 	spec := remote.Spec{Host: srv.Host(), Args: []string{"--session-dir", srv.Home + "/sessions"}}
@@ -101,6 +103,7 @@ func TestExportCopiedBack(t *testing.T) {
 }
 
 func TestRemoteSessionFiles(t *testing.T) {
+	t.Parallel()
 	srv := sshtest.Start(t, sshtest.Options{
 		// The agent's variables come from the login environment.
 		Profile: `PI_CODING_AGENT_DIR="$HOME/pi agent"; export PI_CODING_AGENT_DIR`,

@@ -311,7 +311,9 @@ func (s *Server) Stop() {
 	if s.cmd == nil {
 		return
 	}
-	for _, p := range append(Descendants(s.PID()), s.PID()) {
+	// Deepest first, so that each parent still reaps its children rather
+	// than leaving zombies for init.
+	for _, p := range slices.Backward(append([]int{s.PID()}, Descendants(s.PID())...)) {
 		syscall.Kill(p, syscall.SIGKILL)
 	}
 	<-s.done
@@ -335,7 +337,7 @@ func (s *Server) Sessions() []int {
 // and agents under them are left to notice.
 func (s *Server) KillSessions(sig syscall.Signal) int {
 	pids := s.Sessions()
-	for _, p := range pids {
+	for _, p := range slices.Backward(pids) {
 		syscall.Kill(p, sig)
 	}
 	return len(pids)
