@@ -1,6 +1,8 @@
 package remote_test
 
 import (
+	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -299,4 +301,39 @@ func TestDiscovery(t *testing.T) {
 			t.Fatalf("Start: %v", err)
 		}
 	})
+}
+
+// Every word of the agent's command line, whatever a shell would make of
+// it, reaches the remote agent as it was given, through the account's
+// shell, the login shell and /bin/sh.
+func TestArgumentsReachTheRemoteAgent(t *testing.T) {
+	t.Parallel()
+	words := []string{
+		"", "plain", "with space", "  lead and trail  ", "it's", `say "hi"`, `back\slash`, `'\''`,
+		"$HOME", "${PATH}", "$(touch pwned)", "`touch pwned`", "a;b", "a && b", "a|b", "*", "?", "[ab]",
+		"~", "~/x", "#not a comment", "line\nbreak", "\n", "tab\there", "!bang", "-n", "=x", "%s", "é 漢字",
+	}
+	srv := sshtest.Start(t, sshtest.Options{})
+	// An "agent" that writes its arguments down, NUL-terminated, and fails.
+	srv.Program("knightcode", `printf '%s\0' "$@" >"$HOME/args"; exit 9`)
+	e, err := startFails(t, remote.Spec{Host: srv.Host(), Args: words}, 10*time.Second)
+	if e == nil || e.Kind != remote.AgentFailed || !strings.Contains(err.Error(), "bin/knightcode on sshtest exited before it answered (exit code 9)") {
+		t.Errorf("an agent that exits at once: %+v / %v", e, err)
+	}
+	data, err := os.ReadFile(srv.Home + "/args")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Split(strings.TrimSuffix(string(data), "\x00"), "\x00")
+	want := append([]string{"--mode", "rpc"}, words...)
+	if !slices.Equal(got, want) {
+		for i := range max(len(got), len(want)) {
+			if i >= len(got) || i >= len(want) || got[i] != want[i] {
+				t.Fatalf("word %d: the agent got %q, want %q (all: %q)", i, got[min(i, len(got)-1)], want[min(i, len(want)-1)], got)
+			}
+		}
+	}
+	if p, ok := findFile(srv, "pwned"); ok {
+		t.Fatalf("an argument ran a command on the remote side: %s", p)
+	}
 }

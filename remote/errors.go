@@ -50,6 +50,9 @@ const (
 	// read.
 	FileMissing
 	FileUnreadable
+	// AgentFailed: the remote agent started but exited, or printed
+	// something that is not the protocol, before it answered.
+	AgentFailed
 )
 
 var kindNames = map[Kind]string{
@@ -59,6 +62,7 @@ var kindNames = map[Kind]string{
 	BadConfig: "bad ssh config", NoSSH: "no ssh", FolderMissing: "no such folder",
 	FolderDenied: "folder not accessible", AgentNotFound: "agent not found",
 	AgentNotExecutable: "agent not executable", FileMissing: "no such file", FileUnreadable: "file not readable",
+	AgentFailed: "agent failed",
 }
 
 func (k Kind) String() string {
@@ -109,8 +113,9 @@ const sshExitCode = 255
 // Classify reads a failure of an agent started with a Spec's Options (a
 // *rpcconn.StartError, an *rpcconn.ExitError or *rpcconn.Exit) or of a
 // remote file function (already an *Error) and says what it was. It returns
-// nil for a failure that is the agent's own (it started and then crashed,
-// for example).
+// nil for an exit that is the agent's own after it had answered (a crash:
+// rpcconn's Exit says it); an agent that fails before it answers is
+// AgentFailed.
 func (h Host) Classify(err error) *Error {
 	var re *Error
 	var se *rpcconn.StartError
@@ -151,7 +156,16 @@ func (h Host) classifyStart(se *rpcconn.StartError) *Error {
 		if e := h.classify(code, se.StderrTail, false); e != nil {
 			return e
 		}
+		if agent := ParseStarted(se.StderrTail).Agent; agent != "" {
+			return &Error{Kind: AgentFailed, Host: h.Name(), Stderr: tail(sshLines(se.StderrTail)), Message: fmt.Sprintf(
+				"the agent %s on %s exited before it answered (%s)", agent, h.Name(), se.Exit.Status())}
+		}
 		return nil
+	case rpcconn.NotProtocol:
+		if agent := ParseStarted(se.StderrTail).Agent; agent != "" {
+			return &Error{Kind: AgentFailed, Host: h.Name(), Stderr: tail(sshLines(se.StderrTail)), Message: fmt.Sprintf(
+				"%s on %s does not speak the KnightCode RPC protocol; it printed: %q", agent, h.Name(), se.Output)}
+		}
 	case rpcconn.NoAnswer:
 		if _, ok := markerLinesHave(se.StderrTail, "agent "); !ok {
 			return &Error{Kind: Unreachable, Host: h.Name(), Stderr: tail(sshLines(se.StderrTail)), Message: fmt.Sprintf(

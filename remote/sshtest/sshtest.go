@@ -84,6 +84,7 @@ func Skip(t testing.TB, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	if E2E() {
 		t.Fatalf("%s (KNIGHTCODE_E2E=1: not skipping)", msg)
+		return
 	}
 	t.Skip(msg)
 }
@@ -110,6 +111,7 @@ func Start(t testing.TB, opts Options) *Server {
 	t.Helper()
 	if why := Available(); why != "" {
 		Skip(t, "%s", why)
+		return nil
 	}
 	u, err := user.Current()
 	if err != nil {
@@ -255,7 +257,7 @@ func (s *Server) start() bool {
 	s.must(err)
 	cmd := exec.Command(Programs.SSHD, "-D", "-e", "-f", filepath.Join(s.Dir, "sshd_config"))
 	cmd.Stdout, cmd.Stderr = log, log
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	ownGroup(cmd)
 	if err := cmd.Start(); err != nil {
 		log.Close()
 		s.t.Fatalf("sshtest: %v", err)
@@ -314,7 +316,7 @@ func (s *Server) Stop() {
 	// Deepest first, so that each parent still reaps its children rather
 	// than leaving zombies for init.
 	for _, p := range slices.Backward(append([]int{s.PID()}, Descendants(s.PID())...)) {
-		syscall.Kill(p, syscall.SIGKILL)
+		kill(p, syscall.SIGKILL)
 	}
 	<-s.done
 	s.cmd = nil
@@ -338,7 +340,7 @@ func (s *Server) Sessions() []int {
 func (s *Server) KillSessions(sig syscall.Signal) int {
 	pids := s.Sessions()
 	for _, p := range slices.Backward(pids) {
-		syscall.Kill(p, sig)
+		kill(p, sig)
 	}
 	return len(pids)
 }

@@ -1,7 +1,9 @@
 package sshtest
 
 import (
+	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -52,4 +54,32 @@ func TestStopEndsEverythingUnderIt(t *testing.T) {
 	if Alive(sleeper) {
 		t.Fatalf("process %d under sshd outlived Stop", sleeper)
 	}
+}
+
+// tbRecorder records a skip or a failure instead of ending the test.
+type tbRecorder struct {
+	testing.TB
+	skipped, failed string
+}
+
+func (r *tbRecorder) Skip(args ...any)                  { r.skipped = fmt.Sprint(args...) }
+func (r *tbRecorder) Fatalf(format string, args ...any) { r.failed = fmt.Sprintf(format, args...) }
+func (r *tbRecorder) Helper()                           {}
+
+func TestWithoutSSHD(t *testing.T) {
+	old := Programs.SSHD
+	Programs.SSHD = filepath.Join(t.TempDir(), "no-sshd")
+	defer func() { Programs.SSHD = old }()
+
+	t.Setenv("KNIGHTCODE_E2E", "")
+	r := &tbRecorder{TB: t}
+	if s := Start(r, Options{}); s != nil || !strings.Contains(r.skipped, "install openssh-server") || r.failed != "" {
+		t.Fatalf("without sshd: server %v, skipped %q, failed %q", s, r.skipped, r.failed)
+	}
+	t.Setenv("KNIGHTCODE_E2E", "1")
+	r = &tbRecorder{TB: t}
+	if Start(r, Options{}); r.failed == "" || r.skipped != "" {
+		t.Fatalf("without sshd under KNIGHTCODE_E2E=1: skipped %q, failed %q; want a failure", r.skipped, r.failed)
+	}
+	t.Logf("skip: %s; failure: %s", r.skipped, r.failed)
 }
