@@ -337,3 +337,24 @@ func TestArgumentsReachTheRemoteAgent(t *testing.T) {
 		t.Fatalf("an argument ran a command on the remote side: %s", p)
 	}
 }
+
+// The app dying (ssh killed without a Close) still ends the remote agent:
+// sshd sees the connection go, the wrapper's relay sees the end of input.
+func TestSSHKilledLocally(t *testing.T) {
+	t.Parallel()
+	srv := sshtest.Start(t, sshtest.Options{})
+	fakeAgent(t, srv, "knightcode", "--fake-ignore-stdin-close")
+	c := startSpec(t, remote.Spec{Host: srv.Host(), Grace: time.Second})
+	started := remote.ParseStarted(c.StderrTail())
+	p, err := os.FindProcess(c.PID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	killed := time.Now()
+	p.Kill()
+	exit := waitExit(t, c)
+	if !sshtest.WaitGone(started.PID, 5*time.Second) {
+		t.Fatalf("the remote agent %d outlived its ssh", started.PID)
+	}
+	t.Logf("ssh %s; the remote agent was gone %v later", exit.Describe(), time.Since(killed).Round(time.Millisecond))
+}

@@ -52,6 +52,11 @@
 // # Failures
 //
 // A start that fails returns an rpcconn.StartError whose Error() already
-// says what happened and what to do (the launcher words it); Host.Classify
-// turns it, or a later *rpcconn.Exit, into an *Error with a Kind.
+// says what happened and what to do (the launcher words it, with ssh's
+// stderr tail); Host.Classify turns it, or a later *rpcconn.Exit, into an
+// *Error with a Kind. A dropped connection is an Exit whose Describe says
+// "lost its connection to HOST (ssh's last line)". When ssh itself is
+// killed (the app died), sshd's end of the connection closes and the
+// wrapper ends the agent the same way (measured: within 25 ms, or after the
+// grace when sshd does not signal the session first).
 package remote
