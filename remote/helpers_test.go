@@ -29,7 +29,9 @@ func fakeAgent(t *testing.T, srv *sshtest.Server, name string, flags ...string) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	return srv.Program(name, rpctest.EnvChild+"=1 exec "+remote.QuoteCommand(append([]string{exe}, flags...)...)+` "$@"`)
+	// Under -race a Go program sleeps a second at exit (GORACE's
+	// atexit_sleep_ms), which would count as the agent's time to stop.
+	return srv.Program(name, rpctest.EnvChild+"=1 GORACE=atexit_sleep_ms=0 exec "+remote.QuoteCommand(append([]string{exe}, flags...)...)+` "$@"`)
 }
 
 func testContext(t *testing.T) context.Context {

@@ -63,7 +63,8 @@ exec /bin/sh -c "$s" ` + scriptName + ` "$s" plain "$@"
 // agent it found and how, and the pids it started.
 //
 // The agent's stdin is a FIFO fed by a relay (cat) from the connection, and
-// the script waits for the agent. When the connection's stdin ends — the
+// the script waits for the agent. Its pid is reported by the shell that then
+// execs it, so the line is on stderr before the agent can answer anything. When the connection's stdin ends — the
 // app closed it, or sshd went away with the connection — the agent reads
 // EOF; one that is still running grace seconds later gets SIGTERM, and one
 // second after that SIGKILL. Without a FIFO (no writable temp folder) the
@@ -105,12 +106,11 @@ if [ "$action" = probe ]; then printf '%s\0' "$PWD"; exit 0; fi;
 t=$(mktemp -d "${TMPDIR:-/tmp}/knightcode-remote.XXXXXX" 2>/dev/null) && mkfifo "$t/in" 2>/dev/null || {
 if [ -n "$t" ]; then rm -rf "$t"; fi;
 m warning no-watchdog: no FIFO could be made in "${TMPDIR:-/tmp}": the agent runs without a watchdog, and one that ignores the end of its input outlives the connection;
-m started pid "$$" group "$$" in "$PWD";
+m started pid "$$" group "$$";
 exec "$agent" "$@";
 };
 exec 3<&0;
-"$agent" "$@" <"$t/in" 3<&- & pid=$!;
-m started pid "$pid" group "$$" in "$PWD";
+/bin/sh -c 'printf "%s started pid %s group %s\n" "$1" "$$" "$2" >&2; shift 2; exec "$@"' ` + scriptName + ` "$p" "$$" "$agent" "$@" <"$t/in" 3<&- & pid=$!;
 ( trap 'kill $c $z 2>/dev/null; exit 0' TERM; cat <&3 >"$t/in" & c=$!; wait $c; sleep "$grace" & z=$!; wait $z; kill -TERM "$pid" 2>/dev/null; sleep 1 & z=$!; wait $z; kill -KILL "$pid" 2>/dev/null ) </dev/null >/dev/null 2>&1 &
 exec 3<&-;
 trap '' PIPE;

@@ -79,8 +79,12 @@ func (l *launcher) Exited(exit *rpcconn.Exit) string {
 	return ""
 }
 
+// Agent waits for the whole report: the "started" line comes last.
 func (l *launcher) Agent(stderrTail string) string {
-	return ParseStarted(stderrTail).Agent
+	if st := ParseStarted(stderrTail); st.PID != 0 {
+		return st.Agent
+	}
+	return ""
 }
 
 // Found is what the remote side found for a Spec, before anything started.

@@ -129,11 +129,34 @@ func Start(ctx context.Context, opts Options) (*Conn, error) {
 	}
 	c.initial = state
 	if l := opts.Launcher; l != nil {
-		if agent := l.Agent(c.stderr.String()); agent != "" {
-			c.path = agent
-		}
+		c.askAgent(l)
 	}
 	return c, nil
+}
+
+// agentReportWait is how long Start waits for a launcher's report of the
+// agent on stderr after the agent answered: ssh carries stderr apart from
+// stdout, so what was written first may arrive a moment later.
+const agentReportWait = 500 * time.Millisecond
+
+// askAgent asks the launcher which agent runs until it says or
+// agentReportWait passes.
+func (c *Conn) askAgent(l Launcher) {
+	deadline := time.Now().Add(agentReportWait)
+	for {
+		if agent := l.Agent(c.stderr.String()); agent != "" {
+			c.path = agent
+			return
+		}
+		if time.Now().After(deadline) {
+			return
+		}
+		select {
+		case <-c.procDone:
+			return
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
 }
 
 // resolveCommand finds the program to run and its whole argv: the agent

@@ -28,6 +28,7 @@ type Launcher interface {
 	Exited(exit *Exit) string
 	// Agent names the agent that is running — its path, from what the
 	// launcher wrote to stderr — once it has answered its first command,
-	// for Conn.Path; "" keeps Options.Path.
+	// for Conn.Path. "" means not yet: Start asks again as more stderr
+	// arrives, for up to half a second, then keeps Options.Path.
 	Agent(stderrTail string) string
 }
