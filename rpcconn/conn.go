@@ -38,6 +38,9 @@ type Options struct {
 	// StopGrace is how long Close waits after closing stdin before SIGTERM
 	// (3 s), and TermGrace how long after SIGTERM before SIGKILL (2 s).
 	StopGrace, TermGrace time.Duration
+	// Launcher, when set, starts the agent through another program (ssh,
+	// in package remote) instead of running Path; see Launcher.
+	Launcher Launcher
 }
 
 func (o *Options) defaults() {
@@ -100,7 +103,7 @@ type Conn struct {
 // get_state. Failures to get that far are *StartError.
 func Start(ctx context.Context, opts Options) (*Conn, error) {
 	opts.defaults()
-	path, err := resolveAgent(opts.Path)
+	path, argv, err := resolveCommand(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -116,16 +119,84 @@ func Start(ctx context.Context, opts Options) (*Conn, error) {
 		readDone:     make(chan struct{}),
 		done:         make(chan struct{}),
 	}
-	if err := c.spawn(); err != nil {
-		return nil, err
+	if err := c.spawn(argv); err != nil {
+		return nil, c.launchFailure(err)
 	}
 	state, err := c.handshake(ctx)
 	if err != nil {
 		c.Close()
-		return nil, err
+		return nil, c.launchFailure(err)
 	}
 	c.initial = state
+	if l := opts.Launcher; l != nil {
+		c.askAgent(l)
+	}
 	return c, nil
+}
+
+// agentReportWait is how long Start waits for a launcher's report of the
+// agent on stderr after the agent answered: ssh carries stderr apart from
+// stdout, so what was written first may arrive a moment later.
+const agentReportWait = 500 * time.Millisecond
+
+// askAgent asks the launcher which agent runs until it says or
+// agentReportWait passes.
+func (c *Conn) askAgent(l Launcher) {
+	deadline := time.Now().Add(agentReportWait)
+	for {
+		if agent := l.Agent(c.stderr.String()); agent != "" {
+			c.path = agent
+			return
+		}
+		if time.Now().After(deadline) {
+			return
+		}
+		select {
+		case <-c.procDone:
+			return
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
+
+// resolveCommand finds the program to run and its whole argv: the agent
+// with "--mode rpc" and Args, or the launcher's command. path is what
+// messages name: the agent, or for a launcher Options.Path if set.
+func resolveCommand(opts Options) (path string, argv []string, err error) {
+	if opts.Launcher == nil {
+		path, err = resolveAgent(opts.Path)
+		if err != nil {
+			return "", nil, err
+		}
+		return path, append([]string{path, "--mode", "rpc"}, opts.Args...), nil
+	}
+	argv = append([]string(nil), opts.Launcher.Command()...)
+	if len(argv) == 0 {
+		return "", nil, &StartError{Kind: NotFound, Path: opts.Path, Err: errors.New("the launcher gave no command")}
+	}
+	prog, err := resolveAgent(argv[0])
+	if err != nil {
+		se := err.(*StartError)
+		if r := opts.Launcher.StartFailed(se); r != "" {
+			se.Reason = r
+		}
+		return "", nil, se
+	}
+	argv[0] = prog
+	path = opts.Path
+	if path == "" {
+		path = prog
+	}
+	return path, argv, nil
+}
+
+// launchFailure lets the launcher, if any, say why a start failed.
+func (c *Conn) launchFailure(err error) error {
+	var se *StartError
+	if l := c.opts.Launcher; l != nil && errors.As(err, &se) && se.Reason == "" {
+		se.Reason = l.StartFailed(se)
+	}
+	return err
 }
 
 func resolveAgent(name string) (string, error) {
@@ -160,9 +231,8 @@ func resolveAgent(name string) (string, error) {
 	}
 }
 
-func (c *Conn) spawn() error {
-	args := append([]string{"--mode", "rpc"}, c.opts.Args...)
-	cmd := exec.Command(c.path, args...)
+func (c *Conn) spawn(argv []string) error {
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = c.opts.Dir
 	cmd.Env = append(os.Environ(), c.opts.Env...)
 	if c.opts.ExactEnv {
@@ -193,7 +263,7 @@ func (c *Conn) spawn() error {
 		if errors.Is(err, fs.ErrNotExist) {
 			kind = NotFound
 		}
-		return &StartError{Kind: kind, Path: c.path, Err: errors.Unwrap(err)}
+		return &StartError{Kind: kind, Path: c.path, Err: errors.Unwrap(err), StderrTail: c.stderr.String()}
 	}
 	stdinR.Close()
 	stdoutW.Close()
@@ -352,6 +422,11 @@ func (c *Conn) waitLoop() {
 	exit.StderrTail = c.stderr.String()
 	c.mu.Lock()
 	exit.Expected = c.closing
+	c.mu.Unlock()
+	if l := c.opts.Launcher; l != nil && !exit.Expected {
+		exit.Reason = l.Exited(exit)
+	}
+	c.mu.Lock()
 	c.exit = exit
 	pending := c.pending
 	c.pending = map[string]*call{}
@@ -405,7 +480,8 @@ func (c *Conn) ExitInfo() *Exit {
 // PID is the agent's process id.
 func (c *Conn) PID() int { return c.cmd.Process.Pid }
 
-// Path is the agent binary that was started.
+// Path is the agent binary that was started (for a Launcher, the agent it
+// reported, else Options.Path or the launcher's program).
 func (c *Conn) Path() string { return c.path }
 
 // InitialState is the agent's answer to get_state at start.

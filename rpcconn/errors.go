@@ -42,9 +42,16 @@ type StartError struct {
 	Output string
 	// StderrTail is the end of what the process wrote to stderr.
 	StderrTail string
+	// Reason, when set, is what a Launcher said about the failure, with
+	// as much of the stderr tail as it found worth showing (the launcher's
+	// program writes its own lines there); it is all Error says.
+	Reason string
 }
 
 func (e *StartError) Error() string {
+	if e.Reason != "" {
+		return e.Reason
+	}
 	var b strings.Builder
 	switch e.Kind {
 	case NotFound:

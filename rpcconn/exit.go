@@ -25,6 +25,10 @@ type Exit struct {
 	StderrTail string
 	// Err is set when waiting for the process failed for another reason.
 	Err error
+	// Reason, when set, is what a Launcher said about an exit nobody
+	// asked for (for ssh: "lost the connection to host …"); Describe
+	// returns it.
+	Reason string
 }
 
 // EventType implements Event.
@@ -75,6 +79,9 @@ var signalMeanings = []struct {
 func (e *Exit) Describe() string {
 	if e == nil {
 		return "is still running"
+	}
+	if e.Reason != "" {
+		return e.Reason
 	}
 	for _, m := range signalMeanings {
 		var how string

@@ -21,6 +21,9 @@ packages=(
 	# packages: Windows cross-build, desktop entry and AppStream checks, file
 	# types, the tarball's xz, icon renders compared with icon.svg
 	gcc-mingw-w64-x86-64 desktop-file-utils appstream file xz-utils librsvg2-bin
+	# the agent over SSH: the client the app runs, and the sshd that
+	# remote/sshtest starts on 127.0.0.1 for the tests (not as a service)
+	openssh-client openssh-server
 )
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -81,8 +84,22 @@ check_packages() {
 
 	say "installing: ${missing[*]}"
 	export DEBIAN_FRONTEND=noninteractive
+	# Installing openssh-server starts an sshd on port 22 unless a
+	# policy-rc.d says no (Docker images have one): the tests start their
+	# own, so keep the package from starting the service meanwhile.
+	local policy=/usr/sbin/policy-rc.d added_policy=
+	if [[ " ${missing[*]} " == *" openssh-server "* && ! -e $policy ]]; then
+		if printf '#!/bin/sh\n# setup-system.sh: no service starts while it installs packages\nexit 101\n' |
+			"${sudo[@]}" tee "$policy" >/dev/null && "${sudo[@]}" chmod 755 "$policy"; then
+			added_policy=1
+		fi
+	fi
 	if "${sudo[@]}" apt-get update -q && "${sudo[@]}" apt-get install -y -q "${missing[@]}"; then
 		mapfile -t missing < <(missing_packages)
+	fi
+	if [[ -n $added_policy ]]; then
+		"${sudo[@]}" rm -f "$policy"
+		say "openssh-server was installed without starting its service; the tests run their own sshd"
 	fi
 	if ((${#missing[@]} > 0)); then
 		say "these packages are still missing: ${missing[*]}"

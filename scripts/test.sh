@@ -8,7 +8,7 @@ set -euo pipefail
 
 # Packages also tested under the race detector. A cold -race build of anything
 # that links Fyne takes minutes on 2 cores: add packages where races can hide.
-RACE_PKGS="./rpcconn/... ./model/... ./sessionfiles/... ./sessionindex/... ./internal/..."
+RACE_PKGS="./rpcconn/... ./model/... ./sessionfiles/... ./sessionindex/... ./internal/... ./remote/..."
 # Fuzz targets as PACKAGE:FUNCTION, separated by spaces; each fuzzes for FUZZ_TIME.
 FUZZ_TARGETS="./rpcconn:FuzzDecodeStream"
 

@@ -1,0 +1,169 @@
+package remote_test
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"knightcode.ai/desktop/remote"
+	"knightcode.ai/desktop/remote/sshtest"
+	"knightcode.ai/desktop/rpcconn"
+	"knightcode.ai/desktop/rpcconn/rpctest"
+)
+
+// The test binary is also the fake agent that the "remote" side runs.
+func TestMain(m *testing.M) {
+	rpctest.RunIfChild()
+	os.Exit(m.Run())
+}
+
+// fakeAgent puts the fake agent on the remote PATH as name, with fake
+// flags before the arguments it is given.
+func fakeAgent(t *testing.T, srv *sshtest.Server, name string, flags ...string) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Under -race a Go program sleeps a second at exit (GORACE's
+	// atexit_sleep_ms), which would count as the agent's time to stop.
+	return srv.Program(name, rpctest.EnvChild+"=1 GORACE=atexit_sleep_ms=0 exec "+remote.QuoteCommand(append([]string{exe}, flags...)...)+` "$@"`)
+}
+
+func testContext(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// startSpec starts the agent of spec; Close is left to the test but done at
+// the end in any case.
+func startSpec(t *testing.T, spec remote.Spec) *rpcconn.Conn {
+	t.Helper()
+	c, err := rpcconn.Start(testContext(t), spec.Options())
+	if err != nil {
+		t.Fatalf("Start over ssh: %v", err)
+	}
+	t.Cleanup(func() {
+		c.Close()
+		if t.Failed() {
+			t.Logf("ssh stderr:\n%s", c.StderrTail())
+		}
+	})
+	return c
+}
+
+// startFails starts the agent of spec, which must fail within limit, and
+// returns the failure.
+func startFails(t *testing.T, spec remote.Spec, limit time.Duration) (*remote.Error, error) {
+	t.Helper()
+	began := time.Now()
+	c, err := rpcconn.Start(testContext(t), spec.Options())
+	took := time.Since(began)
+	if err == nil {
+		c.Close()
+		t.Fatalf("Start succeeded")
+	}
+	if took > limit {
+		t.Errorf("the failure took %v, more than %v", took, limit)
+	}
+	t.Logf("failed after %v: %v", took.Round(time.Millisecond), err)
+	return spec.Host.Classify(err), err
+}
+
+// delta is one streamed text delta and when it arrived.
+type delta struct {
+	text string
+	at   time.Time
+}
+
+// run is what one prompt's run brought.
+type run struct {
+	deltas []delta
+	// text is the final assistant message's text.
+	text   string
+	events int
+}
+
+// collectRun reads events until the run settles.
+func collectRun(t *testing.T, c *rpcconn.Conn) run {
+	t.Helper()
+	ctx := testContext(t)
+	var r run
+	var tracker rpcconn.RunTracker
+	for {
+		ev, err := c.NextEvent(ctx)
+		if err != nil {
+			t.Fatalf("waiting for events: %v", err)
+		}
+		r.events++
+		switch e := ev.(type) {
+		case *rpcconn.MessageUpdate:
+			if e.Delta.Type == rpcconn.DeltaTextDelta {
+				r.deltas = append(r.deltas, delta{e.Delta.Delta, time.Now()})
+			}
+		case *rpcconn.MessageEnd:
+			if e.Message.Role == "assistant" {
+				r.text = e.Message.Content.Text()
+			}
+		case *rpcconn.Exit:
+			t.Fatalf("the agent exited during the run: %s\n%s", e.Describe(), e.StderrTail)
+		}
+		if tracker.Apply(ev, c.Capabilities().SettledEvent) {
+			return r
+		}
+	}
+}
+
+func (r run) joined() string {
+	var b strings.Builder
+	for _, d := range r.deltas {
+		b.WriteString(d.text)
+	}
+	return b.String()
+}
+
+// waitExit reads events until the Exit.
+func waitExit(t *testing.T, c *rpcconn.Conn) *rpcconn.Exit {
+	t.Helper()
+	ctx := testContext(t)
+	for {
+		ev, err := c.NextEvent(ctx)
+		if err != nil {
+			t.Fatalf("waiting for the exit: %v", err)
+		}
+		if e, ok := ev.(*rpcconn.Exit); ok {
+			return e
+		}
+	}
+}
+
+func mkdir(t *testing.T, dir string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mv(t *testing.T, from, to string) {
+	t.Helper()
+	if err := os.Rename(from, to); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// findFile looks for a file called name anywhere in the server's folder.
+func findFile(srv *sshtest.Server, name string) (string, bool) {
+	var found string
+	filepath.WalkDir(srv.Dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Name() == name {
+			found = p
+		}
+		return nil
+	})
+	return found, found != ""
+}

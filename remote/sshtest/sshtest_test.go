@@ -1,0 +1,85 @@
+package sshtest
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestServerRunsCommandsAsThisUser(t *testing.T) {
+	s := Start(t, Options{Env: []string{"SSHTEST_MARK=yes"}})
+	out, err := s.SSH(`echo "$HOME|$SSHTEST_MARK|$(id -u)"; $SHELL -l -c 'echo "$PATH"'`)
+	if err != nil {
+		t.Fatalf("ssh: %v\n%s\nsshd log:\n%s", err, out, s.Log())
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	want := s.Home + "|yes|" + strconv.Itoa(os.Getuid())
+	if len(lines) != 2 || lines[0] != want {
+		t.Fatalf("remote said %q, want %q first", out, want)
+	}
+	if !strings.HasPrefix(lines[1], s.Bin+":") {
+		t.Fatalf("a login shell's PATH is %q, want %s first", lines[1], s.Bin)
+	}
+}
+
+func TestStopEndsEverythingUnderIt(t *testing.T) {
+	s := Start(t, Options{})
+	done := make(chan error, 1)
+	go func() { _, err := s.SSH("sleep 60"); done <- err }()
+	var sleeper int
+	for i := 0; i < 200 && sleeper == 0; i++ {
+		for _, p := range Descendants(s.PID()) {
+			if info, _ := ReadProc(p); info.Comm == "sleep" {
+				sleeper = p
+			}
+		}
+		if sleeper == 0 {
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	if sleeper == 0 {
+		t.Fatalf("the remote sleep never showed under sshd %d", s.PID())
+	}
+	if len(s.Sessions()) == 0 {
+		t.Fatal("no sshd session processes while a command runs")
+	}
+	s.Stop()
+	if err := <-done; err == nil {
+		t.Fatal("ssh succeeded although its server was stopped")
+	}
+	if Alive(sleeper) {
+		t.Fatalf("process %d under sshd outlived Stop", sleeper)
+	}
+}
+
+// tbRecorder records a skip or a failure instead of ending the test.
+type tbRecorder struct {
+	testing.TB
+	skipped, failed string
+}
+
+func (r *tbRecorder) Skip(args ...any)                  { r.skipped = fmt.Sprint(args...) }
+func (r *tbRecorder) Fatalf(format string, args ...any) { r.failed = fmt.Sprintf(format, args...) }
+func (r *tbRecorder) Helper()                           {}
+
+func TestWithoutSSHD(t *testing.T) {
+	old := Programs.SSHD
+	Programs.SSHD = filepath.Join(t.TempDir(), "no-sshd")
+	defer func() { Programs.SSHD = old }()
+
+	t.Setenv("KNIGHTCODE_E2E", "")
+	r := &tbRecorder{TB: t}
+	if s := Start(r, Options{}); s != nil || !strings.Contains(r.skipped, "install openssh-server") || r.failed != "" {
+		t.Fatalf("without sshd: server %v, skipped %q, failed %q", s, r.skipped, r.failed)
+	}
+	t.Setenv("KNIGHTCODE_E2E", "1")
+	r = &tbRecorder{TB: t}
+	if Start(r, Options{}); r.failed == "" || r.skipped != "" {
+		t.Fatalf("without sshd under KNIGHTCODE_E2E=1: skipped %q, failed %q; want a failure", r.skipped, r.failed)
+	}
+	t.Logf("skip: %s; failure: %s", r.skipped, r.failed)
+}
