@@ -44,6 +44,10 @@ func (w *Window) draw() {
 		if trace.Enabled() {
 			trace.Mark("items", len(v.Items))
 		}
+		if t := w.findOnOpen; t.query != "" && len(v.Items) > 0 && w.session.SessionFile() == t.path {
+			w.findOnOpen = findTarget{}
+			w.find.SetQuery(t.query)
+		}
 	}
 	if first || !sameBacking(v.Cards, prev.Cards) {
 		w.sidebar.SetCards(v.Cards)
@@ -70,12 +74,7 @@ func (w *Window) draw() {
 	if name := sessionLabel(v.SessionName, w.firstPrompt); name != w.name.Text {
 		w.name.SetText(name)
 	}
-	if len(v.Items) == 0 {
-		w.welcome.SetInfo(w.welcomeInfo(v))
-		w.welcome.Show()
-	} else if w.welcome.Visible() {
-		w.welcome.Hide()
-	}
+	w.updateWelcome(v)
 	if folder := displayPath(w.started.dir); folder != w.folder.Text {
 		w.folder.SetText(folder)
 	}

@@ -27,3 +27,6 @@ func (w *Window) actionFind() {
 		w.chat.Find(q)
 	}
 }
+
+// findTarget is a query to find in a session once it is open.
+type findTarget struct{ path, query string }

@@ -39,7 +39,17 @@ func (w *Window) actionBrowse() {
 			b.SetSessions(sessionRows(infos, w.session.SessionFile()))
 		})
 	}
+	w.messages.catchUp(sessionRootsOf(w.controller.Options().Args))
+	b.OnQuery = func(q string) {
+		if strings.TrimSpace(q) != "" {
+			w.messages.search(q, b.SetMessageHits)
+		}
+	}
 	b.OnOpen = func(path string) {
+		// Found by what was said: the transcript opens at the match.
+		if _, ok := b.MessageHit(path); ok {
+			w.findOnOpen = findTarget{path: path, query: b.Query()}
+		}
 		k.Close()
 		for _, in := range listed {
 			if in.Path == path {

@@ -128,3 +128,44 @@ func userTextsOf(v model.View) []string {
 	}
 	return out
 }
+
+// TestWindowFindsSessionsByTheirMessages: the browser finds a session by a
+// word said only in a reply, through the index in the cache folder, and
+// opening it finds that word in the transcript.
+func TestWindowFindsSessionsByTheirMessages(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	work := t.TempDir()
+	dir := t.TempDir()
+	src := testsupport.PiFixture(t, dir, work, 0)
+	w, log := openTestWindowIn(t, work, "--session-dir", dir)
+
+	var b *sessions.SessionBrowser
+	onUI(func() {
+		w.actionBrowse()
+		b = w.modals.top().(*keyDialog).content.(*sessions.SessionBrowser)
+	})
+	// "scripted" is in the replies only, not in the title, folder or model.
+	testsupport.Eventually(t, "found by a word of a reply", func() bool {
+		found := false
+		onUI(func() {
+			b.FocusSearch(w.win.Canvas())
+			if b.Query() != "scripted" {
+				b.SetQuery("scripted")
+			}
+			_, found = b.MessageHit(src)
+		})
+		return found
+	})
+	onUI(func() { b.OnOpen(src) })
+	testsupport.Eventually(t, "opened", func() bool { return len(sentOfType(t, log, "switch_session")) == 1 })
+	testsupport.Eventually(t, "the word found in the transcript", func() bool {
+		var q string
+		var total int
+		onUI(func() {
+			w.draw()
+			q = w.find.Query()
+			_, total = w.chat.FindStatus()
+		})
+		return q == "scripted" && total > 0
+	})
+}

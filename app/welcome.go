@@ -47,10 +47,22 @@ func (w *Window) loadRecent() {
 			}
 		}
 		// The session did not change, so draw would skip the screen.
-		if len(w.drawn.Items) == 0 {
-			w.welcome.SetInfo(w.welcomeInfo(w.drawn))
-		}
+		w.updateWelcome(w.drawn)
 	})
+}
+
+// updateWelcome shows the first screen while the conversation is empty,
+// once the agent has loaded what it had: a session opened at start must
+// not flash the first screen before its transcript.
+func (w *Window) updateWelcome(v model.View) {
+	if len(v.Items) > 0 || !w.ready {
+		if w.welcome.Visible() {
+			w.welcome.Hide()
+		}
+		return
+	}
+	w.welcome.SetInfo(w.welcomeInfo(v))
+	w.welcome.Show()
 }
 
 // openRecent opens a session the first screen offered.

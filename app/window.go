@@ -63,10 +63,16 @@ type Window struct {
 	folder *widget.Label
 	// welcome is the first screen of an empty conversation, recent what
 	// it knows of the folder's sessions.
-	welcome  *chat.Welcome
-	recent   recentSessions
-	body     *fyne.Container
-	firstRun fyne.CanvasObject
+	welcome *chat.Welcome
+	recent  recentSessions
+	// ready is set once the first agent has loaded the session.
+	ready bool
+	// messages searches the sessions' messages for the browser;
+	// findOnOpen is a browser result being opened, to find in it.
+	messages   messageSearch
+	findOnOpen findTarget
+	body       *fyne.Container
+	firstRun   fyne.CanvasObject
 
 	toasts       *status.ToastLayer
 	extErrors    []model.Notice
@@ -102,6 +108,7 @@ type Window struct {
 // else shows the first-run panel.
 func NewWindow(a fyne.App, flags Flags) *Window {
 	w := &Window{app: a, flags: flags, settings: LoadSettings(a.Preferences()), session: model.NewSession(), bg: newWorkers()}
+	w.messages.w = w
 	w.win = a.NewWindow(appTitle)
 	w.frames = newFrames(w.drawPaced)
 	w.modals = &modalStack{}
@@ -155,6 +162,7 @@ func (w *Window) build() {
 	w.welcome = chat.NewWelcome()
 	w.welcome.OnOpen = w.openRecent
 	w.welcome.OnBrowse = w.actionBrowse
+	w.welcome.Hide()
 	w.prompt = prompt.NewPromptBar()
 	w.prompt.OnSubmit = w.submit
 	// Esc and the Stop button both clear the queue (back into the editor)
@@ -306,6 +314,8 @@ func (w *Window) connect() {
 	w.controller = model.NewController(w.session, w, w.startOptions())
 	w.controller.OnReady = func() {
 		w.do(func() {
+			w.ready = true
+			w.updateWelcome(w.drawn)
 			w.loadCommands()
 			w.loadRecent()
 		})
@@ -551,6 +561,7 @@ func (w *Window) shutdown() {
 		w.stopBashTick = nil
 	}
 	w.bg.stop()
+	w.messages.close()
 	if w.controller != nil {
 		w.controller.Shutdown()
 	}

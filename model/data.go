@@ -282,3 +282,13 @@ func UserPrompts(items []ChatItem) []string {
 	}
 	return out
 }
+
+// MessageHit is a session found by what was said in it, for a query of the
+// session browser: the message that matched best, cut to a snippet.
+type MessageHit struct {
+	Path string
+	// Who wrote the message: "you", "agent" or "tool".
+	Who     string
+	Snippet string
+	When    time.Time
+}

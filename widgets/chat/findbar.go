@@ -69,6 +69,12 @@ func (b *FindBar) Close() {
 	}
 }
 
+// SetQuery shows the bar looking for q, as if it had been typed there.
+func (b *FindBar) SetQuery(q string) {
+	b.Show()
+	b.entry.SetText(q)
+}
+
 // Query is the text looked for.
 func (b *FindBar) Query() string { return b.entry.Text }
 

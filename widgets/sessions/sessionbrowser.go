@@ -39,12 +39,20 @@ type SessionBrowser struct {
 	OnNew          func()
 	OnRefresh      func()
 	OnScopeChanged func(all bool)
+	// OnQuery, if set, gets the query as it is typed, for a search in the
+	// sessions' messages; SetMessageHits brings the answer.
+	OnQuery func(query string)
 	// OnClose is called for Esc with an empty search box.
 	OnClose func()
 
 	sessions []model.SessionRow // newest first
 	hay      []string           // what the search looks in, lower-cased
 	shown    []int              // indexes into sessions that match the query
+	// hits are the sessions the query found in their messages, best
+	// first, for hitTerms (a query since typed gets none of them).
+	hits     map[string]model.MessageHit
+	hitOrder []string
+	hitTerms []string
 	terms    []string
 	all      bool
 	quiet    bool
@@ -190,6 +198,45 @@ func (b *SessionBrowser) selectedPath() string {
 func (b *SessionBrowser) queryChanged(q string) {
 	b.terms = strings.Fields(strings.ToLower(q))
 	b.filter()
+	if b.OnQuery != nil {
+		b.OnQuery(q)
+	}
+}
+
+// SetMessageHits adds the sessions whose messages match query, best first,
+// below those whose title, folder or model match. An answer to a query
+// the user has since changed is dropped.
+func (b *SessionBrowser) SetMessageHits(query string, hits []model.MessageHit) {
+	terms := strings.Fields(strings.ToLower(query))
+	if !slices.Equal(terms, b.terms) {
+		return
+	}
+	b.hitTerms = terms
+	b.hits = make(map[string]model.MessageHit, len(hits))
+	b.hitOrder = b.hitOrder[:0]
+	for _, h := range hits {
+		if _, dup := b.hits[h.Path]; !dup {
+			b.hits[h.Path] = h
+			b.hitOrder = append(b.hitOrder, h.Path)
+		}
+	}
+	b.filterKeeping(b.selectedPath())
+}
+
+// Query is the search box's text.
+func (b *SessionBrowser) Query() string { return b.search.Text }
+
+// SetQuery searches for q as if it had been typed.
+func (b *SessionBrowser) SetQuery(q string) { b.search.SetText(q) }
+
+// MessageHit is what the query found in the messages of the session at
+// path, if the list shows it for that.
+func (b *SessionBrowser) MessageHit(path string) (model.MessageHit, bool) {
+	if len(b.terms) == 0 || !slices.Equal(b.terms, b.hitTerms) {
+		return model.MessageHit{}, false
+	}
+	h, ok := b.hits[path]
+	return h, ok
 }
 
 // filter re-applies the query; a new query starts at the best (newest)
@@ -199,12 +246,28 @@ func (b *SessionBrowser) filter() { b.filterKeeping("") }
 func (b *SessionBrowser) filterKeeping(path string) {
 	b.shown = b.shown[:0]
 	sel := 0
+	listed := map[string]bool{}
+	add := func(i int) {
+		if b.sessions[i].Path == path && path != "" {
+			sel = len(b.shown)
+		}
+		b.shown = append(b.shown, i)
+		listed[b.sessions[i].Path] = true
+	}
 	for i := range b.sessions {
 		if b.matches(i) {
-			if b.sessions[i].Path == path && path != "" {
-				sel = len(b.shown)
+			add(i)
+		}
+	}
+	if len(b.terms) > 0 && slices.Equal(b.terms, b.hitTerms) {
+		at := make(map[string]int, len(b.sessions))
+		for i, s := range b.sessions {
+			at[s.Path] = i
+		}
+		for _, p := range b.hitOrder {
+			if i, ok := at[p]; ok && !listed[p] {
+				add(i)
 			}
-			b.shown = append(b.shown, i)
 		}
 	}
 	if len(b.shown) == 0 {

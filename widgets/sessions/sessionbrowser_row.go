@@ -134,7 +134,11 @@ func (r *sessionRow) Arrange(size fyne.Size) {
 	}
 	r.problem.Move(fyne.NewPos(x2, y))
 	r.problem.Resize(fyne.NewSize(pw, captionH))
-	r.meta.Text = kit.FitText(sessionMeta(r.row), max(0, avail-pw), r.meta.TextSize, r.meta.TextStyle)
+	meta := sessionMeta(r.row)
+	if h, ok := r.b.MessageHit(r.row.Path); ok {
+		meta = h.Who + ": “" + h.Snippet + "”"
+	}
+	r.meta.Text = kit.FitText(meta, max(0, avail-pw), r.meta.TextSize, r.meta.TextStyle)
 	r.meta.Move(fyne.NewPos(x2+pw, y))
 	r.meta.Resize(fyne.NewSize(max(0, avail-pw), captionH))
 }

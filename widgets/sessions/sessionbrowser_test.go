@@ -1,11 +1,14 @@
 package sessions
 
 import (
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"knightcode.ai/desktop/model"
 	"knightcode.ai/desktop/widgets/widgettest"
 )
 
@@ -190,4 +193,60 @@ func TestSessionDate(t *testing.T) {
 	if got := sessionDate(time.Date(2024, 5, 1, 0, 0, 0, 0, time.Local), shotNow); got != "1 May 2024" {
 		t.Errorf("old date %q", got)
 	}
+}
+
+// TestSessionBrowserMessageHits: sessions found by their messages come
+// below those whose title matches, each with who said what matched; an
+// answer to a query since changed is dropped, and clearing the query
+// drops the hits.
+func TestSessionBrowserMessageHits(t *testing.T) {
+	b, w := newTestBrowser(t)
+	var asked []string
+	b.OnQuery = func(q string) { asked = append(asked, q) }
+	b.FocusSearch(w.Canvas())
+	widgettest.TypeFocused(t, w.Canvas(), "sidebar")
+	if len(asked) == 0 || asked[len(asked)-1] != "sidebar" {
+		t.Fatalf("the browser asked for %q", asked)
+	}
+	if got := shownPaths(b); !slices.Equal(got, []string{"/s/a.jsonl"}) {
+		t.Fatalf("title matches %v", got)
+	}
+	b.SetMessageHits("side", []model.MessageHit{{Path: "/s/d.jsonl", Who: "you", Snippet: "the sidebar"}})
+	if got := shownPaths(b); !slices.Equal(got, []string{"/s/a.jsonl"}) {
+		t.Fatalf("a stale answer changed the list: %v", got)
+	}
+	b.SetMessageHits("sidebar", []model.MessageHit{
+		{Path: "/s/c.jsonl", Who: "agent", Snippet: "…the sidebar recycles its cards…"},
+		{Path: "/s/a.jsonl", Who: "you", Snippet: "make the sidebar fast"},
+		{Path: "/gone.jsonl", Who: "you", Snippet: "not listed in this scope"},
+	})
+	if got := shownPaths(b); !slices.Equal(got, []string{"/s/a.jsonl", "/s/c.jsonl"}) {
+		t.Fatalf("with message hits %v, want the title match first, then the message match", got)
+	}
+	if h, ok := b.MessageHit("/s/c.jsonl"); !ok || h.Who != "agent" {
+		t.Fatalf("hit for c: %+v %v", h, ok)
+	}
+	if !strings.Contains(rowMeta(b, 1), "agent: “…the sidebar recycles") {
+		t.Fatalf("the second row says %q", rowMeta(b, 1))
+	}
+	b.search.SetText("")
+	if _, ok := b.MessageHit("/s/c.jsonl"); ok || len(shownPaths(b)) != len(sampleSessions()) {
+		t.Fatalf("after clearing: %v", shownPaths(b))
+	}
+}
+
+func shownPaths(b *SessionBrowser) []string {
+	var out []string
+	for _, i := range b.shown {
+		out = append(out, b.sessions[i].Path)
+	}
+	return out
+}
+
+// rowMeta is the second line of row id as drawn.
+func rowMeta(b *SessionBrowser, id int) string {
+	r := b.newRow().(*sessionRow)
+	r.Resize(fyne.NewSize(2000, r.HeightAt(2000)))
+	b.updateRow(id, r)
+	return r.meta.Text
 }
