@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -169,9 +170,14 @@ func (b *bench) blobReply(name, prompt, what string) error {
 		return err
 	}
 	if _, err := w.p.Wait(b.termWait); err != nil && !w.p.Exited() {
-		b.logf("%s: still running %v after SIGTERM: killed", what, b.termWait)
+		// SIGQUIT makes the Go runtime print every goroutine to stderr
+		// before it exits: what the app was waiting for.
+		w.p.Signal(syscall.SIGQUIT)
+		if _, err := w.p.Wait(2 * time.Second); err != nil && !w.p.Exited() {
+			w.p.Kill()
+		}
+		b.logf("%s: still running %v after SIGTERM: SIGQUIT, goroutines in %s", what, b.termWait, filepath.Join(w.dir, "stderr.txt"))
 		b.add("5", what+": SIGTERM → exit", "≤ 3 s", fmt.Sprintf("none in %v (killed)", b.termWait), "-", "-", "MISS")
-		w.p.Kill()
 		return nil
 	}
 	took := time.Since(term)
