@@ -75,10 +75,10 @@ func (w *Window) draw() {
 		w.name.SetText(name)
 	}
 	w.updateWelcome(v)
-	if folder := displayPath(w.started.dir); folder != w.folder.Text {
+	if folder := w.where(true); folder != w.folder.Text {
 		w.folder.SetText(folder)
 	}
-	if title := windowTitle(v.Title, v.SessionName, w.firstPrompt, filepath.Base(w.started.dir)); title != w.win.Title() {
+	if title := windowTitle(v.Title, v.SessionName, w.firstPrompt, w.where(false)); title != w.win.Title() {
 		w.win.SetTitle(title)
 	}
 	if first || model.BannerSeq(v.Banner) != model.BannerSeq(prev.Banner) {

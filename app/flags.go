@@ -5,16 +5,23 @@ import (
 	"flag"
 	"fmt"
 	"io"
+
+	"knightcode.ai/desktop/remote"
 )
 
-// Flags are the command line: knightcode-desktop [--agent PATH] [--cwd DIR] [-- AGENT ARGS…]
+// Flags are the command line: knightcode-desktop [--ssh [USER@]HOST[:PORT]
+// [--ssh-config FILE]] [--agent PATH] [--cwd DIR] [-- AGENT ARGS…]
 type Flags struct {
 	Agent     string
 	Dir       string
 	AgentArgs []string
+	// SSH is the host the agent runs on, empty for this computer;
+	// SSHConfig an ssh client config to use instead of ~/.ssh/config.
+	SSH       string
+	SSHConfig string
 }
 
-const usageLine = "usage: knightcode-desktop [--agent PATH] [--cwd DIR] [-- AGENT ARGS…]"
+const usageLine = "usage: knightcode-desktop [--ssh [USER@]HOST[:PORT] [--ssh-config FILE]] [--agent PATH] [--cwd DIR] [-- AGENT ARGS…]"
 
 // ParseFlags reads the command line. Everything after "--" goes to the
 // agent. -h and --help give flag.ErrHelp with the usage written to stdout;
@@ -28,6 +35,8 @@ func ParseFlags(args []string, stdout, stderr io.Writer) (Flags, error) {
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&f.Agent, "agent", "", "")
 	fs.StringVar(&f.Dir, "cwd", "", "")
+	fs.StringVar(&f.SSH, "ssh", "", "")
+	fs.StringVar(&f.SSHConfig, "ssh-config", "", "")
 	usage := func(w io.Writer) {
 		fmt.Fprint(w, usageLine+`
 
@@ -39,6 +48,14 @@ Options:
                  else knightcode beside this app, knightcode on PATH, pi on PATH)
   --cwd DIR      the agent's working folder (default: the one chosen in
                  Settings, else the current folder)
+  --ssh [USER@]HOST[:PORT]
+                 run the agent on that host over ssh (your keys, ssh-agent
+                 and ~/.ssh/config; nothing is installed there): --cwd is then
+                 the folder on the host (default: your home there) and
+                 --agent the program there (default: knightcode, else pi, on
+                 a login shell's PATH)
+  --ssh-config FILE
+                 the ssh client config to use (ssh -F FILE)
   -h, --help     show this help and exit
   --             everything after it goes to the agent, e.g.
                  -- --provider local --model qwen
@@ -64,6 +81,13 @@ Options:
 			return fail(fmt.Errorf("unexpected argument %q: put agent arguments after --", rest[0]))
 		}
 		f.AgentArgs = rest
+	}
+	if f.SSH != "" {
+		if _, err := remote.ParseTarget(f.SSH); err != nil {
+			return fail(fmt.Errorf("--ssh: %w", err))
+		}
+	} else if f.SSHConfig != "" {
+		return fail(errors.New("--ssh-config needs --ssh"))
 	}
 	return f, nil
 }

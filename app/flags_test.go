@@ -47,6 +47,8 @@ func TestCommandLineHelpAndMistakes(t *testing.T) {
 		{[]string{"--agent"}, "flag needs an argument: -agent"},
 		{[]string{"stray"}, `unexpected argument "stray": put agent arguments after --`},
 		{[]string{"--cwd", "/src", "oops", "--", "x"}, `unexpected argument "oops"`},
+		{[]string{"--ssh", "box:notaport"}, "--ssh: "},
+		{[]string{"--ssh-config", "/tmp/c"}, "--ssh-config needs --ssh"},
 	} {
 		var out, errOut bytes.Buffer
 		_, status, ok := parseCommandLine(c.args, &out, &errOut)
@@ -60,6 +62,12 @@ func TestCommandLineHelpAndMistakes(t *testing.T) {
 	}
 	if f, status, ok := parseCommandLine([]string{"--cwd", "/src"}, io.Discard, io.Discard); !ok || status != 0 || f.Dir != "/src" {
 		t.Fatalf("good flags: %+v %d %v", f, status, ok)
+	}
+	f, _, ok := parseCommandLine([]string{"--ssh", "me@box:2222", "--ssh-config", "/c", "--cwd", "/srv/app", "--", "--model", "q"}, io.Discard, io.Discard)
+	spec, remote := remoteSpec(f)
+	if !ok || !remote || spec.Host.Target.User != "me" || spec.Host.Target.Host != "box" || spec.Host.Target.Port != 2222 ||
+		spec.Host.ConfigFile != "/c" || spec.Dir != "/srv/app" || strings.Join(spec.Args, " ") != "--model q" {
+		t.Fatalf("--ssh flags: %+v → %+v", f, spec)
 	}
 }
 

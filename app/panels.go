@@ -39,10 +39,14 @@ func (w *Window) actionBrowse() {
 			b.SetSessions(sessionRows(infos, w.session.SessionFile()))
 		})
 	}
-	w.messages.catchUp(sessionRootsOf(w.controller.Options().Args))
-	b.OnQuery = func(q string) {
-		if strings.TrimSpace(q) != "" {
-			w.messages.search(q, b.SetMessageHits)
+	// The index covers this computer's session files; a host's are
+	// searched by title, folder and model only.
+	if _, remote := w.controller.Remote(); !remote {
+		w.messages.catchUp(sessionRootsOf(w.controller.Options().Args))
+		b.OnQuery = func(q string) {
+			if strings.TrimSpace(q) != "" {
+				w.messages.search(q, b.SetMessageHits)
+			}
 		}
 	}
 	b.OnOpen = func(path string) {

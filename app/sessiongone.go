@@ -18,6 +18,12 @@ import (
 // openSession opens a session from the browser: at once when its folder
 // is there, else after asking what to do instead.
 func (w *Window) openSession(info sessionfiles.Info) {
+	if _, remote := w.controller.Remote(); remote {
+		// The folders, and the copy that would stand in for a gone one,
+		// are on the host: the agent there says what it cannot open.
+		w.controller.SwitchSession(info.Path)
+		return
+	}
 	cwd := info.Cwd
 	if cwd == "" {
 		cwd = sessionfiles.Cwd(info.Path)

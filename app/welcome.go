@@ -77,10 +77,9 @@ func (w *Window) openRecent(path string) {
 
 // welcomeInfo is what the first screen says now.
 func (w *Window) welcomeInfo(v model.View) model.WelcomeInfo {
-	dir := w.started.dir
 	info := model.WelcomeInfo{
-		Folder:       filepath.Base(dir),
-		FolderPath:   displayPath(dir),
+		Folder:       w.where(false),
+		FolderPath:   w.where(true),
 		Model:        modelName(v),
 		RecentLoaded: w.recent.loaded,
 		Recent:       sessionRows(w.recent.infos, ""),
@@ -88,6 +87,9 @@ func (w *Window) welcomeInfo(v model.View) model.WelcomeInfo {
 	}
 	if w.controller != nil && v.Status.Connected {
 		info.Agent = w.session.AgentName() + " — " + w.started.agent
+		if spec, ok := w.controller.Remote(); ok {
+			info.Agent = w.session.AgentName() + " on " + spec.Host.Name()
+		}
 	}
 	return info
 }

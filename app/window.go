@@ -297,21 +297,27 @@ func (w *Window) restart() {
 		w.connect()
 		return
 	}
-	if st := resolveStart(w.flags, w.settings, systemLookup, os.Getwd); st.agent != "" {
-		w.started = st
-		w.controller.SetOptions(w.startOptions())
+	if _, remote := w.controller.Remote(); !remote {
+		if st := resolveStart(w.flags, w.settings, systemLookup, os.Getwd); st.agent != "" {
+			w.started = st
+			w.controller.SetOptions(w.startOptions())
+		}
 	}
 	w.controller.Restart()
 }
 
 // connect starts the agent, or asks for one.
 func (w *Window) connect() {
-	w.started = resolveStart(w.flags, w.settings, systemLookup, os.Getwd)
-	if w.started.agent == "" {
-		w.showFirstRun()
-		return
+	if spec, ok := remoteSpec(w.flags); ok {
+		w.connectRemote(spec)
+	} else {
+		w.started = resolveStart(w.flags, w.settings, systemLookup, os.Getwd)
+		if w.started.agent == "" {
+			w.showFirstRun()
+			return
+		}
+		w.controller = model.NewController(w.session, w, w.startOptions())
 	}
-	w.controller = model.NewController(w.session, w, w.startOptions())
 	w.controller.OnReady = func() {
 		w.do(func() {
 			w.ready = true

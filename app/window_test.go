@@ -34,17 +34,24 @@ func openTestWindow(t *testing.T, agentArgs ...string) (*Window, string) {
 // openTestWindowIn is openTestWindow with the agent working in dir.
 func openTestWindowIn(t *testing.T, dir string, agentArgs ...string) (*Window, string) {
 	t.Helper()
+	t.Setenv(rpctest.EnvChild, "1")
+	path, _ := rpctest.Command()
+	log := filepath.Join(t.TempDir(), "agent-stdin.log")
+	return openWindowWith(t, Flags{Agent: path, Dir: dir, AgentArgs: append([]string{"--fake-log=" + log}, agentArgs...)}), log
+}
+
+// openWindowWith opens a window started with flags and waits until its
+// agent is connected.
+func openWindowWith(t *testing.T, flags Flags) *Window {
+	t.Helper()
 	serializeUI(t)
 	a := test.NewTempApp(t)
 	// The app's own theme, as Run sets it: the test driver's theme has no
 	// bold monospace font, which a !command's line uses.
 	a.Settings().SetTheme(newAppTheme(Settings{}))
-	t.Setenv(rpctest.EnvChild, "1")
-	path, _ := rpctest.Command()
-	log := filepath.Join(t.TempDir(), "agent-stdin.log")
 	var w *Window
 	onUI(func() {
-		w = NewWindow(a, Flags{Agent: path, Dir: dir, AgentArgs: append([]string{"--fake-log=" + log}, agentArgs...)})
+		w = NewWindow(a, flags)
 		w.win.Resize(fyne.NewSize(1100, 760))
 	})
 	t.Cleanup(func() {
@@ -52,7 +59,7 @@ func openTestWindowIn(t *testing.T, dir string, agentArgs ...string) (*Window, s
 		onUI(w.win.Close)
 	})
 	testsupport.Eventually(t, "connected", func() bool { return w.session.View(nil).Conn == model.ConnReady && len(w.session.Models()) > 0 })
-	return w, log
+	return w
 }
 
 // uiLock stands in for the UI goroutine: the test driver runs fyne.Do work

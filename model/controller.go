@@ -73,6 +73,8 @@ type Controller struct {
 	applyMu sync.Mutex
 	// OnReady (may be nil) runs once the agent is connected and loaded.
 	OnReady func()
+	// remote is set when the agent runs on an SSH host.
+	remote *remoteAgent
 }
 
 // NewController prepares a controller; Start connects.

@@ -13,6 +13,9 @@ import (
 
 // Sessions lists the agent's session files, newest first, for the browser.
 func (c *Controller) Sessions(ctx context.Context, all bool) ([]sessionfiles.Info, []sessionfiles.Skipped, error) {
+	if c.remote != nil {
+		return c.remoteSessions(ctx, all)
+	}
 	home, _ := os.UserHomeDir()
 	opts := c.Options()
 	return sessionfiles.List(ctx, sessionfiles.Roots(opts.Args, home), c.WorkDir(), all)
@@ -21,6 +24,9 @@ func (c *Controller) Sessions(ctx context.Context, all bool) ([]sessionfiles.Inf
 // WorkDir is the agent's working folder as it was started there: the
 // folder "this folder" means.
 func (c *Controller) WorkDir() string {
+	if c.remote != nil {
+		return c.remote.spec.Dir
+	}
 	dir := c.Options().Dir
 	if dir == "" {
 		dir, _ = os.Getwd()
@@ -43,7 +49,7 @@ func (c *Controller) SwitchSession(path string) {
 		cancelled, err := conn.SwitchSession(ctx, path)
 		if err != nil {
 			// pi: "Stored session working directory does not exist".
-			if g, ok := c.ui.(folderGoneUI); ok && strings.Contains(err.Error(), "working directory does not exist") && sessionfiles.FolderGone(sessionfiles.Cwd(path)) {
+			if g, ok := c.ui.(folderGoneUI); ok && c.remote == nil && strings.Contains(err.Error(), "working directory does not exist") && sessionfiles.FolderGone(sessionfiles.Cwd(path)) {
 				g.SessionFolderGone(path)
 				return nil
 			}

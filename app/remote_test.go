@@ -1,0 +1,71 @@
+package app
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"knightcode.ai/desktop/internal/testsupport"
+	"knightcode.ai/desktop/model"
+	"knightcode.ai/desktop/remote"
+	"knightcode.ai/desktop/remote/sshtest"
+	"knightcode.ai/desktop/rpcconn/rpctest"
+)
+
+// TestWindowAgentOverSSH: with --ssh the agent runs on the host (a real
+// sshd on 127.0.0.1, the fake agent found as knightcode on a login shell's
+// PATH there) in the --cwd folder there; the header and the title name
+// host and folder, a prompt gets its streamed reply, and closing the window
+// leaves no agent running on the host.
+func TestWindowAgentOverSSH(t *testing.T) {
+	srv := sshtest.Start(t, sshtest.Options{})
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(t.TempDir(), "agent-stdin.log")
+	srv.Program("knightcode", rpctest.EnvChild+"=1 GORACE=atexit_sleep_ms=0 exec "+
+		remote.QuoteCommand(exe, "--fake-log="+log)+` "$@"`)
+	work := filepath.Join(t.TempDir(), "remote project; $HOME")
+	if err := os.Mkdir(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w := openWindowWith(t, Flags{SSH: sshtest.Alias, SSHConfig: srv.ConfigFile, Dir: work})
+
+	var title, folder string
+	onUI(func() { w.draw(); title, folder = w.win.Title(), w.folder.Text })
+	if want := sshtest.Alias + ":" + work; folder != want {
+		t.Errorf("the header names %q, want %q", folder, want)
+	}
+	if want := sshtest.Alias + ":" + filepath.Base(work) + " — " + appTitle; title != want {
+		t.Errorf("title %q, want %q", title, want)
+	}
+	if spec, ok := w.controller.Remote(); !ok || spec.Dir != work {
+		t.Fatalf("the controller runs %+v (remote %v)", spec, ok)
+	}
+
+	typeAndSend(w, "hello over ssh [[long:5]]")
+	testsupport.Eventually(t, "the streamed reply", func() bool {
+		v := drawn(w)
+		return !v.Running && len(v.Items) >= 2 && v.Items[len(v.Items)-1].Kind == model.ChatAssistant
+	})
+	if prompts := sentOfType(t, log, "prompt"); len(prompts) != 1 || !strings.Contains(prompts[0]["message"].(string), "hello over ssh") {
+		t.Fatalf("the agent on the host got %v", prompts)
+	}
+	var info model.WelcomeInfo
+	onUI(func() { info = w.welcomeInfo(w.drawn) })
+	if !strings.Contains(info.Agent, "on "+sshtest.Alias) {
+		t.Errorf("the first screen says the agent is %q", info.Agent)
+	}
+
+	w.shutdown()
+	testsupport.Eventually(t, "no agent left on the host", func() bool {
+		for _, p := range sshtest.Descendants(srv.PID()) {
+			if pr, ok := sshtest.ReadProc(p); ok && pr.Comm != "sshd" && pr.Comm != "sshd-session" {
+				return false
+			}
+		}
+		return true
+	})
+}

@@ -1,0 +1,42 @@
+package model
+
+import (
+	"context"
+
+	"knightcode.ai/desktop/remote"
+	"knightcode.ai/desktop/sessionfiles"
+)
+
+// remoteAgent is an agent run on an SSH host: how it is started, and the
+// local copies of its session files that the browser and the tree read.
+type remoteAgent struct {
+	spec   remote.Spec
+	mirror *remote.SessionMirror
+}
+
+// NewRemoteController prepares a controller whose agent runs on an SSH
+// host, in spec's folder there; mirrorDir holds local copies of the host's
+// session files.
+func NewRemoteController(s *Session, ui UI, spec remote.Spec, mirrorDir string) *Controller {
+	c := NewController(s, ui, spec.Options())
+	c.remote = &remoteAgent{spec: spec, mirror: remote.NewSessionMirror(spec.Host, mirrorDir)}
+	return c
+}
+
+// Remote is the SSH host and folder the agent runs in, if it runs on one.
+func (c *Controller) Remote() (remote.Spec, bool) {
+	if c.remote == nil {
+		return remote.Spec{}, false
+	}
+	return c.remote.spec, true
+}
+
+// remoteSessions lists the host's sessions, read over SSH.
+func (c *Controller) remoteSessions(ctx context.Context, all bool) ([]sessionfiles.Info, []sessionfiles.Skipped, error) {
+	r := c.remote
+	roots, err := r.spec.Host.SessionRoots(ctx, r.spec.Args, r.spec.Dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	return r.mirror.List(ctx, roots, r.spec.Dir, all)
+}
