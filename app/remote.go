@@ -1,6 +1,8 @@
 package app
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 
@@ -81,4 +83,26 @@ func safeName(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// openAgentFile opens a file the agent named (a tool's full output): here,
+// or copied from the host first.
+func (w *Window) openAgentFile(path string) {
+	if _, onHost := w.controller.Remote(); !onHost {
+		w.openPath(path)
+		return
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	dir := filepath.Join(cache, "knightcode-desktop", "remote-files")
+	fetch := func(ctx context.Context) (string, error) { return w.controller.FetchFile(ctx, path, dir) }
+	model.Ask(w.controller, model.CallTimeout, fetch, func(local string, err error) {
+		if err != nil {
+			w.showError(fmt.Errorf("fetching %s from the host: %w", path, err))
+			return
+		}
+		w.openPath(local)
+	})
 }

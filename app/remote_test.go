@@ -31,7 +31,8 @@ func TestWindowAgentOverSSH(t *testing.T) {
 	if err := os.Mkdir(work, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	w := openWindowWith(t, Flags{SSH: sshtest.Alias, SSHConfig: srv.ConfigFile, Dir: work})
+	sessions := t.TempDir()
+	w := openWindowWith(t, Flags{SSH: sshtest.Alias, SSHConfig: srv.ConfigFile, Dir: work, AgentArgs: []string{"--session-dir", sessions}})
 
 	var title, folder string
 	onUI(func() { w.draw(); title, folder = w.win.Title(), w.folder.Text })
@@ -53,10 +54,29 @@ func TestWindowAgentOverSSH(t *testing.T) {
 	if prompts := sentOfType(t, log, "prompt"); len(prompts) != 1 || !strings.Contains(prompts[0]["message"].(string), "hello over ssh") {
 		t.Fatalf("the agent on the host got %v", prompts)
 	}
+	if c := drawn(w).Status.Connection; !strings.Contains(c, sshtest.Alias+" · ") || !strings.HasSuffix(c, " ms round trip") {
+		t.Errorf("the status bar says %q, want the host and the round trip", c)
+	}
 	var info model.WelcomeInfo
 	onUI(func() { info = w.welcomeInfo(w.drawn) })
 	if !strings.Contains(info.Agent, "on "+sshtest.Alias) {
 		t.Errorf("the first screen says the agent is %q", info.Agent)
+	}
+
+	// What the agent writes on the host comes here: an HTML export to a
+	// file picked here, a tool's full output to open.
+	local := filepath.Join(t.TempDir(), "exported.html")
+	if got, err := w.controller.ExportHTML(t.Context(), local); err != nil || got != local {
+		t.Fatalf("export over ssh: %q, %v", got, err)
+	}
+	if html, _ := os.ReadFile(local); !strings.Contains(string(html), "hello over ssh") {
+		t.Fatalf("the exported file holds %q", html)
+	}
+	output := filepath.Join(t.TempDir(), "bash-output.log")
+	os.WriteFile(output, []byte("line 1\nline 2\n"), 0o644)
+	fetched, err := w.controller.FetchFile(t.Context(), output, t.TempDir())
+	if data, _ := os.ReadFile(fetched); err != nil || string(data) != "line 1\nline 2\n" || fetched == output {
+		t.Fatalf("fetched %s: %q, %v", fetched, data, err)
 	}
 
 	w.shutdown()

@@ -139,7 +139,7 @@ func (w *Window) build() {
 	w.chat.OnToolChipTapped = func(id string) { w.sidebar.Select(id) }
 	w.chat.SetOnEditPrompt(w.editPrompt)
 	w.sidebar = tools.NewToolSidebar()
-	w.sidebar.OnShowAll = w.openPath
+	w.sidebar.OnShowAll = w.openAgentFile
 	w.models = palette.NewModelPicker()
 	// After a pick the keyboard goes back to the editor: a picker left
 	// focused would take the next keystrokes.

@@ -2,6 +2,7 @@ package model
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -233,10 +234,20 @@ func (c *Controller) connect(ctx context.Context, gen uint64, resume string, res
 			}
 		}
 	}
+	detail := ""
+	if c.remote != nil {
+		// Over ssh the status bar says where, and how far: one get_state
+		// round trip, what every command pays on top of its work.
+		began := time.Now()
+		if st, err := c.getState(conn); err == nil {
+			state = st
+		}
+		detail = fmt.Sprintf("%s · %d ms round trip", c.remote.spec.Host.Name(), time.Since(began).Milliseconds())
+	}
 	if !c.apply(gen, func() {
 		c.session.SetState(state)
 		c.session.SetAgentName(agentDisplayName(conn.Path()))
-		c.session.SetConn(ConnReady, "")
+		c.session.SetConn(ConnReady, detail)
 	}) {
 		return
 	}

@@ -2,8 +2,12 @@ package model
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 
 	"knightcode.ai/desktop/remote"
+	"knightcode.ai/desktop/rpcconn"
 	"knightcode.ai/desktop/sessionfiles"
 )
 
@@ -39,4 +43,34 @@ func (c *Controller) remoteSessions(ctx context.Context, all bool) ([]sessionfil
 		return nil, nil, err
 	}
 	return r.mirror.List(ctx, roots, r.spec.Dir, all)
+}
+
+// exportRemote has the agent on the host write the export where it writes
+// them, then copies it to path on this computer.
+func (c *Controller) exportRemote(ctx context.Context, conn *rpcconn.Conn, path string) (string, error) {
+	there, err := conn.ExportHTML(ctx, "")
+	if err != nil {
+		return "", exportError(err)
+	}
+	if err := c.remote.spec.Host.CopyFile(ctx, there, path); err != nil {
+		return "", fmt.Errorf("the agent wrote %s on %s, but copying it here failed: %w", there, c.remote.spec.Host.Name(), err)
+	}
+	return path, nil
+}
+
+// FetchFile copies a file the agent on the host names (a tool's full
+// output) into dir on this computer, so it can be opened here; on this
+// computer the path is the file.
+func (c *Controller) FetchFile(ctx context.Context, path, dir string) (string, error) {
+	if c.remote == nil {
+		return path, nil
+	}
+	local := filepath.Join(dir, filepath.Base(path))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	if err := c.remote.spec.Host.CopyFile(ctx, path, local); err != nil {
+		return "", err
+	}
+	return local, nil
 }

@@ -144,11 +144,18 @@ func (c *Controller) ExportHTML(ctx context.Context, path string) (written strin
 	if conn == nil {
 		return "", errNotRunning
 	}
-	written, err = conn.ExportHTML(ctx, path)
-	if err != nil && strings.Contains(err.Error(), "in-memory") {
-		return "", errors.New("this session is not saved to a file (the agent runs with --no-session), so it cannot be exported")
+	if c.remote != nil {
+		return c.exportRemote(ctx, conn, path)
 	}
-	return written, err
+	written, err = conn.ExportHTML(ctx, path)
+	return written, exportError(err)
+}
+
+func exportError(err error) error {
+	if err != nil && strings.Contains(err.Error(), "in-memory") {
+		return errors.New("this session is not saved to a file (the agent runs with --no-session), so it cannot be exported")
+	}
+	return err
 }
 
 // LastAnswer is the last reply's text, "" when there is none yet.
