@@ -129,6 +129,13 @@ func (w *Window) insertReferences(files []droppedFile) {
 	if len(files) == 0 {
 		return
 	}
+	if spec, onHost := w.controller.Remote(); onHost {
+		// A path here means nothing on the host; nothing is typed, so
+		// nothing needs taking back.
+		w.toasts.Show("The agent runs on "+spec.Host.Name()+" and cannot read files on this computer: "+
+			baseName(files[0].path)+" was not added. Images can be dropped: they travel with the prompt.", model.NoticeWarning)
+		return
+	}
 	refs := make([]string, len(files))
 	for i, f := range files {
 		refs[i] = fileReference(f.path, w.started.dir, f.folder)

@@ -89,3 +89,32 @@ func TestWindowAgentOverSSH(t *testing.T) {
 		return true
 	})
 }
+
+// TestWindowDropOnRemoteAgent: a dropped file that is not an image is not
+// referenced for an agent on a host, which cannot read it; the window says
+// so and the draft stays as it was.
+func TestWindowDropOnRemoteAgent(t *testing.T) {
+	srv := sshtest.Start(t, sshtest.Options{})
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Program("knightcode", rpctest.EnvChild+"=1 GORACE=atexit_sleep_ms=0 exec "+remote.QuoteCommand(exe)+` "$@"`)
+	w := openWindowWith(t, Flags{SSH: sshtest.Alias, SSHConfig: srv.ConfigFile, Dir: t.TempDir()})
+	notes := filepath.Join(t.TempDir(), "notes.txt")
+	os.WriteFile(notes, []byte("x"), 0o644)
+	onUI(func() {
+		w.prompt.Editor.SetTextCursorAtEnd("draft ")
+		w.insertReferences([]droppedFile{{path: notes}})
+	})
+	var text string
+	onUI(func() { text = w.prompt.Editor.Text() })
+	if text != "draft " {
+		t.Fatalf("the draft became %q", text)
+	}
+	var said []model.Notice
+	onUI(func() { said = w.toasts.History() })
+	if len(said) == 0 || !strings.Contains(said[len(said)-1].Text, "cannot read files on this computer") {
+		t.Fatalf("the window said %+v", said)
+	}
+}

@@ -27,9 +27,10 @@ func NewRemoteController(s *Session, ui UI, spec remote.Spec, mirrorDir string) 
 	return c
 }
 
-// Remote is the SSH host and folder the agent runs in, if it runs on one.
+// Remote is the SSH host and folder the agent runs in, if it runs on one;
+// a nil controller (no agent chosen yet) runs none.
 func (c *Controller) Remote() (remote.Spec, bool) {
-	if c.remote == nil {
+	if c == nil || c.remote == nil {
 		return remote.Spec{}, false
 	}
 	return c.remote.spec, true
