@@ -6,11 +6,15 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/storage"
 	"knightcode.ai/desktop/internal/testsupport"
 	"knightcode.ai/desktop/model"
 	"knightcode.ai/desktop/remote"
 	"knightcode.ai/desktop/remote/sshtest"
 	"knightcode.ai/desktop/rpcconn/rpctest"
+	"knightcode.ai/desktop/rpcconn/rpctest/llmserver"
+	"knightcode.ai/desktop/rpcconn/rpctest/pienv"
 )
 
 // TestWindowAgentOverSSH: with --ssh the agent runs on the host (a real
@@ -117,4 +121,49 @@ func TestWindowDropOnRemoteAgent(t *testing.T) {
 	if len(said) == 0 || !strings.Contains(said[len(said)-1].Text, "cannot read files on this computer") {
 		t.Fatalf("the window said %+v", said)
 	}
+}
+
+// TestRealAgentWindowOverSSH: the real public agent, pi, on the "host" (a
+// real sshd on this machine, pi found on its login PATH) from the window:
+// a streamed reply, an image prompt that reaches the model, the
+// extension's confirm dialog answered with Enter, and a tool that runs in
+// the folder on the host.
+func TestRealAgentWindowOverSSH(t *testing.T) {
+	if os.Getenv("KNIGHTCODE_E2E") != "1" && os.Getenv(pienv.BinaryEnv) == "" {
+		t.Skip("the real agent runs with KNIGHTCODE_E2E=1 (scripts/test.sh) or " + pienv.BinaryEnv + " set")
+	}
+	srv := sshtest.Start(t, sshtest.Options{})
+	llm := llmserver.Start(t)
+	env := pienv.Setup(t, llm.URL(), pienv.WithExtension(pienv.UIExtension(t)))
+	// An sshd session starts from a clean environment: the "pi" on the
+	// host's PATH gives pi the one pienv prepared.
+	var script strings.Builder
+	for _, kv := range env.Env {
+		script.WriteString("export " + remote.QuoteShell(kv) + "\n")
+	}
+	script.WriteString("exec " + remote.QuoteShell(env.Binary) + ` "$@"`)
+	srv.Program("pi", script.String())
+	w := openWindowWith(t, Flags{SSH: sshtest.Alias, SSHConfig: srv.ConfigFile, Dir: env.WorkDir, AgentArgs: env.Args})
+
+	typeAndSend(w, "[[long:30]]")
+	testsupport.Eventually(t, "the streamed reply", func() bool { return settledReply(w) })
+
+	pngPath := filepath.Join(t.TempDir(), "shot.png")
+	writePNG(t, pngPath, 64)
+	onUI(func() { w.onDropped(fyne.NewPos(10, 10), []fyne.URI{storage.NewFileURI(pngPath)}) })
+	testsupport.Eventually(t, "image loaded", func() bool { return readyCount(w) == 1 })
+	before := len(llm.Requests())
+	typeAndSend(w, "what is in this picture?")
+	testsupport.Eventually(t, "the reply to the image", func() bool { return settledReply(w) && len(llm.Requests()) > before })
+	if last := llm.Requests()[len(llm.Requests())-1]; !last.HasImages {
+		t.Fatalf("the model got no image: %+v", last)
+	}
+
+	typeAndSend(w, "[[bash:pwd]]")
+	testsupport.Eventually(t, "the confirm dialog", func() bool { return dialogOpen(w) })
+	press(w, fyne.KeyReturn)
+	testsupport.Eventually(t, "the tool ran in the folder on the host", func() bool {
+		v := drawn(w)
+		return settledReply(w) && len(v.Cards) > 0 && strings.TrimSpace(v.Cards[len(v.Cards)-1].Output) == env.WorkDir
+	})
 }
