@@ -49,6 +49,7 @@ func (w *Window) actionBrowse() {
 			}
 		}
 	}
+	b.OnPreview = func(path string) { w.preview(path, b.SetPreview) }
 	b.OnOpen = func(path string) {
 		// Found by what was said: the transcript opens at the match.
 		if _, ok := b.MessageHit(path); ok {
@@ -303,4 +304,19 @@ func (w *Window) showNoticeList(title string, notices []model.Notice) {
 		dialogAction{label: "Close", isDefault: true, isCancel: true})
 	k.Resize(fyne.NewSize(680, 440))
 	k.Show()
+}
+
+// preview reads the last messages of the session at path from its file,
+// on a worker, for the browser; nothing goes to the agent.
+func (w *Window) preview(path string, show func(path string, msgs []model.PreviewMessage, err error)) {
+	c := w.controller
+	w.bg.Go(func(ctx context.Context) {
+		local, err := c.SessionFile(ctx, path)
+		var msgs []rpcconn.Message
+		if err == nil {
+			msgs, err = sessionfiles.ReadTranscript(local)
+		}
+		preview := model.Preview(msgs)
+		w.do(func() { show(path, preview, err) })
+	})
 }

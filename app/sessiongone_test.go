@@ -169,3 +169,28 @@ func TestWindowFindsSessionsByTheirMessages(t *testing.T) {
 		return q == "scripted" && total > 0
 	})
 }
+
+// TestWindowPreviewReadsTheFile: the browser's preview of a session comes
+// from its file, without the agent: the last prompts and replies.
+func TestWindowPreviewReadsTheFile(t *testing.T) {
+	work := t.TempDir()
+	src := testsupport.PiFixture(t, t.TempDir(), work, 0)
+	w, log := openTestWindowIn(t, work)
+	before := len(sentOfType(t, log, "switch_session")) + len(sentOfType(t, log, "get_messages"))
+	got := make(chan []model.PreviewMessage, 1)
+	onUI(func() {
+		w.preview(src, func(path string, msgs []model.PreviewMessage, err error) {
+			if err != nil || path != src {
+				t.Errorf("preview of %s: %v", path, err)
+			}
+			got <- msgs
+		})
+	})
+	msgs := <-got
+	if len(msgs) < 2 || msgs[0].Who != "You" || msgs[0].Text != "Say hello to the session browser" || msgs[0].When.IsZero() {
+		t.Fatalf("preview %+v", msgs)
+	}
+	if n := len(sentOfType(t, log, "switch_session")) + len(sentOfType(t, log, "get_messages")); n != before {
+		t.Fatalf("the preview went through the agent (%d requests)", n-before)
+	}
+}

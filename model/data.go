@@ -292,3 +292,12 @@ type MessageHit struct {
 	Snippet string
 	When    time.Time
 }
+
+// PreviewMessage is one message of a session shown read-only in the
+// session browser, from the file, before the session is opened.
+type PreviewMessage struct {
+	// Who wrote it: "You" or the model's name.
+	Who  string
+	Text string
+	When time.Time
+}

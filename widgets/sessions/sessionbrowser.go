@@ -39,6 +39,9 @@ type SessionBrowser struct {
 	OnNew          func()
 	OnRefresh      func()
 	OnScopeChanged func(all bool)
+	// OnPreview, if set, is asked for the last messages of the session
+	// the selection moved to; SetPreview shows them beside the list.
+	OnPreview func(path string)
 	// OnQuery, if set, gets the query as it is typed, for a search in the
 	// sessions' messages; SetMessageHits brings the answer.
 	OnQuery func(query string)
@@ -57,6 +60,7 @@ type SessionBrowser struct {
 	all      bool
 	quiet    bool
 
+	preview *sessionPreview
 	search  *sessionSearch
 	scope   *kit.Choice
 	list    *kit.KeyList
@@ -83,6 +87,8 @@ func NewSessionBrowser() *SessionBrowser {
 	b.scope.OnChanged = b.scopePicked
 	b.list = kit.NewKeyList(func() int { return len(b.shown) }, b.newRow, b.updateRow)
 	b.list.OnActivate = func(id widget.ListItemID) { b.open(id) }
+	b.preview = newSessionPreview(func() time.Time { return b.now() })
+	b.list.OnSelect = func(id widget.ListItemID) { b.previewRow(id) }
 	b.list.OnEscape = func() { b.keys.Escape() }
 	b.list.OnLeaveTop = func() { b.focusSearch() }
 	b.list.OnRune = func(r rune) {
@@ -221,6 +227,31 @@ func (b *SessionBrowser) SetMessageHits(query string, hits []model.MessageHit) {
 		}
 	}
 	b.filterKeeping(b.selectedPath())
+}
+
+// previewRow asks for the preview of row id, unless it shows already.
+func (b *SessionBrowser) previewRow(id widget.ListItemID) {
+	if id < 0 || id >= len(b.shown) {
+		return
+	}
+	path := b.sessions[b.shown[id]].Path
+	if path == b.preview.path {
+		return
+	}
+	b.preview.path = path
+	b.preview.say("Reading…")
+	if b.OnPreview != nil {
+		b.OnPreview(path)
+	}
+}
+
+// SetPreview shows the last messages of the session at path, if it is
+// still the one chosen.
+func (b *SessionBrowser) SetPreview(path string, msgs []model.PreviewMessage, err error) {
+	if path != b.preview.path {
+		return
+	}
+	b.preview.show(msgs, err)
 }
 
 // Query is the search box's text.

@@ -9,6 +9,10 @@ import (
 // browserMinSearch is the narrowest the search box gets beside the scope.
 const browserMinSearch = 200
 
+// browserMinPreview is the narrowest browser that shows a preview beside
+// the list.
+const browserMinPreview = 640
+
 // sessionBrowserRenderer stacks the search row, the list and the button
 // row. Its objects are in keyboard order: Tab goes search box, scope,
 // list, Refresh, New session.
@@ -26,7 +30,11 @@ func (r *sessionBrowserRenderer) Destroy() {}
 
 func (r *sessionBrowserRenderer) Objects() []fyne.CanvasObject {
 	b := r.b
-	return []fyne.CanvasObject{b.search, b.scope, b.list, b.empty, b.count, b.refresh, b.create}
+	objs := []fyne.CanvasObject{b.search, b.scope, b.list, b.empty, b.count, b.refresh, b.create}
+	if b.OnPreview != nil {
+		objs = append(objs, b.preview.scroll)
+	}
+	return objs
 }
 
 func (r *sessionBrowserRenderer) bars() (pad, top, bottom float32) {
@@ -68,11 +76,22 @@ func (r *sessionBrowserRenderer) Layout(size fyne.Size) {
 	b.scope.Resize(fyne.NewSize(sw, top))
 
 	listH := max(0, size.Height-listY-bottom-pad)
+	listW := size.Width
+	if b.OnPreview != nil && size.Width >= browserMinPreview {
+		// The preview takes the right part, the list keeps room for its
+		// titles.
+		listW = size.Width * 0.56
+		b.preview.scroll.Show()
+		b.preview.scroll.Move(fyne.NewPos(listW+pad, listY))
+		b.preview.scroll.Resize(fyne.NewSize(size.Width-listW-pad, listH))
+	} else {
+		b.preview.scroll.Hide()
+	}
 	b.list.Move(fyne.NewPos(0, listY))
-	b.list.Resize(fyne.NewSize(size.Width, listH))
+	b.list.Resize(fyne.NewSize(listW, listH))
 	eh := b.empty.MinSize().Height
 	b.empty.Move(fyne.NewPos(0, listY+min(listH/3, max(0, listH-eh))))
-	b.empty.Resize(fyne.NewSize(size.Width, eh))
+	b.empty.Resize(fyne.NewSize(listW, eh))
 
 	y := size.Height - bottom
 	x := size.Width

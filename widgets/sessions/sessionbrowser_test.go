@@ -8,6 +8,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 	"knightcode.ai/desktop/model"
 	"knightcode.ai/desktop/widgets/widgettest"
 )
@@ -249,4 +250,57 @@ func rowMeta(b *SessionBrowser, id int) string {
 	r.Resize(fyne.NewSize(2000, r.HeightAt(2000)))
 	b.updateRow(id, r)
 	return r.meta.Text
+}
+
+// TestSessionBrowserPreview: moving the selection asks for that session's
+// last messages, shown beside the list with who and when (the date for
+// days other than today); an answer for a session no longer chosen is
+// dropped.
+func TestSessionBrowserPreview(t *testing.T) {
+	widgettest.NewTestApp(t)
+	b := NewSessionBrowser()
+	b.now = func() time.Time { return shotNow }
+	var asked []string
+	b.OnPreview = func(path string) { asked = append(asked, path) }
+	b.SetSessions(sampleSessions())
+	w := test.NewTempWindow(t, b)
+	w.Resize(fyne.NewSize(900, 500))
+	b.list.SelectRow(1)
+	if len(asked) == 0 || asked[len(asked)-1] != "/s/b.jsonl" {
+		t.Fatalf("asked for %v", asked)
+	}
+	b.SetPreview("/s/a.jsonl", []model.PreviewMessage{{Who: "You", Text: "stale"}}, nil)
+	if strings.Contains(previewText(b), "stale") {
+		t.Fatal("a stale preview was shown")
+	}
+	b.SetPreview("/s/b.jsonl", []model.PreviewMessage{
+		{Who: "You", Text: "why is it flaky?", When: shotNow.Add(-26 * time.Hour)},
+		{Who: "gpt-4o-mini", Text: "A race in the reader.", When: shotNow.Add(-time.Minute)},
+	}, nil)
+	got := previewText(b)
+	for _, want := range []string{"why is it flaky?", "A race in the reader.", "You  ·  " + previewTime(shotNow.Add(-26*time.Hour), shotNow), "gpt-4o-mini  ·  " + shotNow.Add(-time.Minute).Format("15:04")} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("the preview says %q, want %q in it", got, want)
+		}
+	}
+	if !strings.Contains(previewTime(shotNow.Add(-26*time.Hour), shotNow), shotNow.Add(-26*time.Hour).Format("Jan 2")) {
+		t.Error("yesterday's message has no date")
+	}
+	if !b.preview.scroll.Visible() {
+		t.Error("no preview at 900 wide")
+	}
+	w.Resize(fyne.NewSize(500, 500))
+	if b.preview.scroll.Visible() {
+		t.Error("a preview squeezed into 500 wide")
+	}
+}
+
+func previewText(b *SessionBrowser) string {
+	var parts []string
+	for _, o := range b.preview.box.Objects {
+		if l, ok := o.(*widget.Label); ok {
+			parts = append(parts, l.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
 }
