@@ -73,7 +73,7 @@ func entryRow(e rpcconn.Entry) model.TreeRow {
 			row.Kind = m.Role
 			switch m.Role {
 			case rpcconn.RoleAssistant:
-				row.Text = model.OneLine(m.Content.Text(), 100)
+				row.Text = model.OneLine(model.Glance(m.Content.Text()), 100)
 				for _, c := range m.Content {
 					if c.Type == rpcconn.ContentToolCall {
 						row.Kind = "tool"
@@ -95,7 +95,7 @@ func entryRow(e rpcconn.Entry) model.TreeRow {
 	case "thinking_level_change":
 		row.Text = "thinking " + e.ThinkingLevel
 	case "compaction", "branch_summary":
-		row.Text = model.OneLine(e.Summary, 100)
+		row.Text = model.OneLine(model.Glance(e.Summary), 100)
 	case "session_info":
 		row.Text = "named “" + e.Name + "”"
 	case "label":

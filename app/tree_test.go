@@ -1,6 +1,7 @@
 package app
 
 import (
+	"strings"
 	"testing"
 
 	"knightcode.ai/desktop/rpcconn"
@@ -38,5 +39,21 @@ func TestTreeRowsIndentOnlyAtBranches(t *testing.T) {
 	}
 	if !rows[5].IsLeaf || rows[4].Label != "better" || rows[0].Kind != "user" || rows[0].Text != "first" {
 		t.Fatalf("rows %+v", rows)
+	}
+}
+
+// TestTreeRowsShowWordsNotMarkdown: replies and summaries in the tree read
+// as text: no heading hashes, emphasis stars or code ticks.
+func TestTreeRowsShowWordsNotMarkdown(t *testing.T) {
+	reply := entryRow(rpcconn.Entry{Type: "message", ID: "a", Message: &rpcconn.Message{Role: "assistant",
+		Content: rpcconn.Content{{Type: "text", Text: "## Plan\n\nUse **the list** and `draw` lines"}}}})
+	summary := entryRow(rpcconn.Entry{Type: "compaction", ID: "c", Summary: "# Goal\n\n> fix the **leak**"})
+	for _, r := range []string{reply.Text, summary.Text} {
+		if strings.ContainsAny(r, "#*`>") {
+			t.Errorf("row text %q shows markdown", r)
+		}
+	}
+	if reply.Text != "Plan Use the list and draw lines" || summary.Text != "Goal fix the leak" {
+		t.Errorf("rows %q, %q", reply.Text, summary.Text)
 	}
 }

@@ -32,7 +32,7 @@ func Preview(msgs []rpcconn.Message) []PreviewMessage {
 		}
 		text := strings.TrimSpace(m.Content.Text())
 		if m.Role == rpcconn.RoleAssistant {
-			text = strings.TrimSpace(glance(text))
+			text = strings.TrimSpace(Glance(text))
 		}
 		if text == "" {
 			continue
@@ -58,10 +58,10 @@ func (c *Controller) SessionFile(ctx context.Context, path string) (string, erro
 	return c.remote.mirror.Local(ctx, path)
 }
 
-// glance drops the markdown marks that would show as noise in a plain
+// Glance drops the markdown marks that would show as noise in a plain
 // preview — heading hashes, quote marks, emphasis, code ticks — keeping the
 // words and the lines; the transcript renders the rest when opened.
-func glance(md string) string {
+func Glance(md string) string {
 	lines := strings.Split(md, "\n")
 	for i, l := range lines {
 		t := strings.TrimLeft(l, " ")

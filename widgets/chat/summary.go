@@ -23,8 +23,10 @@ type summaryCard struct {
 	env    *chatEnv
 	bg     *canvas.Rectangle
 	header *summaryHeader
-	body   *markdown.TextFlow
-	copy   *kit.CopyAction
+	// body renders the summary's markdown: agents write them with
+	// headings and lists.
+	body *markdown.MarkdownView
+	copy *kit.CopyAction
 
 	kind  model.ChatKind
 	text  string
@@ -35,7 +37,7 @@ func newSummaryCard(id string, env *chatEnv) *summaryCard {
 	v := &summaryCard{id: id, env: env, bg: canvas.NewRectangle(nil)}
 	v.WindowedParts = kit.NewWindowedParts(v.Parts)
 	v.header = newSummaryHeader(v.toggle)
-	v.body = markdown.NewTextFlow(nil, nil)
+	v.body = markdown.NewMarkdownView()
 	v.body.Resized = func() { env.relayout(id) }
 	v.copy = kit.NewCopyAction(func() string { return v.text })
 	v.ExtendBaseWidget(v)
@@ -106,7 +108,9 @@ func (v *summaryCard) Restyle() {
 	if !v.open() {
 		body = ""
 	}
-	v.body.SetSpans([]markdown.InlineSpan{{Text: body}})
+	if body != v.body.Markdown() {
+		v.body.SetMarkdown(body)
+	}
 	v.body.Hidden = body == ""
 }
 

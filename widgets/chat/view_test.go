@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 	"knightcode.ai/desktop/model"
 	"knightcode.ai/desktop/widgets/widgettest"
@@ -380,5 +381,41 @@ func TestBashStatusSaysHowLong(t *testing.T) {
 	loaded := model.ChatItem{Kind: model.ChatBash, ExitCode: &code}
 	if got := text(loaded, start); got != "exit 0" {
 		t.Fatalf("from the session file: %q", got)
+	}
+}
+
+// TestChatViewSummaryRendersMarkdown: an opened compaction summary shows
+// its markdown rendered — a heading, a list — not "##" and "-".
+func TestChatViewSummaryRendersMarkdown(t *testing.T) {
+	widgettest.NewTestApp(t)
+	cv := NewChatView()
+	w := test.NewTempWindow(t, cv)
+	w.Resize(fyne.NewSize(760, 600))
+	cv.SetItems([]model.ChatItem{{ID: "c", Kind: model.ChatCompaction, Revision: 1,
+		Text: "## Goal\n\nFix the **leak**.\n\n- close the body\n- add a test"}})
+	card := cv.views.get("c").view.(*summaryCard)
+	card.toggle()
+	widgettest.RunLater()
+	var texts []string
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		if tx, ok := o.(*canvas.Text); ok {
+			texts = append(texts, tx.Text)
+		}
+		if wd, ok := o.(fyne.Widget); ok {
+			for _, c := range test.WidgetRenderer(wd).Objects() {
+				walk(c)
+			}
+		}
+		if c, ok := o.(*fyne.Container); ok {
+			for _, k := range c.Objects {
+				walk(k)
+			}
+		}
+	}
+	walk(card.body)
+	got := strings.Join(texts, "|")
+	if !strings.Contains(got, "Goal") || !strings.Contains(got, "leak") || strings.Contains(got, "##") || strings.Contains(got, "**") {
+		t.Fatalf("the opened summary draws %q", got)
 	}
 }

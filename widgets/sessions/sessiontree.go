@@ -35,6 +35,12 @@ type SessionTree struct {
 	rows   []model.TreeRow
 	guides treeGuides
 	leaf   int
+	// shown are the rows the filter lets through, while filtering.
+	shown     []int
+	filtering bool
+
+	filter *treeFilterEntry
+	mine   *kit.DialogCheck
 
 	list  *kit.KeyList
 	fork  *kit.DialogButton
@@ -50,7 +56,7 @@ type SessionTree struct {
 func NewSessionTree() *SessionTree {
 	t := &SessionTree{leaf: -1, now: time.Now}
 	t.guides.Reset(0)
-	t.list = kit.NewKeyList(func() int { return len(t.rows) }, t.newRow, t.updateRow)
+	t.list = kit.NewKeyList(t.count, t.newRow, t.updateRow)
 	t.list.HideSeparators = true // a separator would cut every branch line
 	t.list.OnSelect = func(widget.ListItemID) { t.updateFork() }
 	t.list.OnActivate = func(widget.ListItemID) { t.forkSelected() }
@@ -59,11 +65,21 @@ func NewSessionTree() *SessionTree {
 			t.OnClose()
 		}
 	}
-	t.fork = kit.NewDialogButton("Fork from here", nil, t.forkSelected, &kit.DialogKeys{Cancel: func() {
+	keys := &kit.DialogKeys{Cancel: func() {
 		if t.OnClose != nil {
 			t.OnClose()
 		}
-	}})
+	}}
+	t.fork = kit.NewDialogButton("Fork from here", nil, t.forkSelected, keys)
+	t.filter = newTreeFilterEntry(t, keys)
+	t.filter.OnChanged = func(string) { t.applyFilter() }
+	t.mine = kit.NewDialogCheck("My prompts only", keys)
+	t.mine.OnChanged = func(bool) { t.applyFilter() }
+	t.list.OnLeaveTop = func() {
+		if c := fyne.CurrentApp().Driver().CanvasForObject(t); c != nil {
+			c.Focus(t.filter)
+		}
+	}
 	t.fork.Importance = widget.HighImportance
 	t.hint = canvas.NewText("", nil)
 	t.empty = widget.NewLabel("No entries yet")
@@ -87,6 +103,10 @@ func (t *SessionTree) SetRows(rows []model.TreeRow) {
 	t.leaf = -1
 	for i := range t.rows {
 		t.added(i)
+	}
+	if t.filtering {
+		t.applyFilter()
+		return
 	}
 	sel := -1
 	if keep != "" {
@@ -115,6 +135,10 @@ func (t *SessionTree) AppendRows(rows []model.TreeRow) {
 	for i := start; i < len(t.rows); i++ {
 		t.added(i)
 	}
+	if t.filtering {
+		t.applyFilter()
+		return
+	}
 	t.list.Refresh()
 	t.updateEmpty()
 	t.updateFork()
@@ -132,8 +156,8 @@ func (t *SessionTree) added(i int) {
 
 // Selected returns the selected entry.
 func (t *SessionTree) Selected() (model.TreeRow, bool) {
-	if i := t.list.Sel; i >= 0 && i < len(t.rows) {
-		return t.rows[i], true
+	if i := t.list.Sel; i >= 0 && i < t.count() {
+		return t.rows[t.at(i)], true
 	}
 	return model.TreeRow{}, false
 }
@@ -141,7 +165,7 @@ func (t *SessionTree) Selected() (model.TreeRow, bool) {
 // Focus puts the keyboard in the tree at the selected entry, or at the
 // current leaf when none is selected.
 func (t *SessionTree) Focus(c fyne.Canvas) {
-	if t.list.Sel < 0 && t.leaf >= 0 {
+	if t.list.Sel < 0 && t.leaf >= 0 && !t.filtering {
 		t.list.SelectRow(t.leaf)
 	}
 	if c != nil {
@@ -183,7 +207,11 @@ func (t *SessionTree) fitHint() {
 }
 
 func (t *SessionTree) updateEmpty() {
-	if len(t.rows) == 0 {
+	t.empty.SetText("No entries yet")
+	if t.filtering {
+		t.empty.SetText("No entry matches the filter")
+	}
+	if t.count() == 0 {
 		t.empty.Show()
 	} else {
 		t.empty.Hide()

@@ -44,10 +44,14 @@ func (t *SessionTree) newRow() fyne.CanvasObject {
 func (t *SessionTree) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	r := o.(*treeRow)
 	r.Id = id
-	if id < 0 || id >= len(t.rows) {
+	if id < 0 || id >= t.count() {
 		return
 	}
-	r.row, r.guide = t.rows[id], t.guides.g[id]
+	i := t.at(id)
+	r.row, r.guide = t.rows[i], t.guides.g[i]
+	if t.filtering {
+		r.guide = treeGuide{elbow: -1} // a flat list: no branch lines
+	}
 	r.Restyle()
 	r.Arrange(r.Size())
 	canvas.Refresh(r)

@@ -182,3 +182,57 @@ func TestSessionTreeVirtualises(t *testing.T) {
 	}
 	t.Logf("5,000 + 1,000 rows in %v, %d row widgets", time.Since(start), tr.list.Created)
 }
+
+// TestSessionTreeFilter: words typed in the filter keep the entries that
+// have them all (text or label), "My prompts only" the user's messages, as
+// a flat list; the selection survives filtering and clearing, and the
+// arrows go from the field into the list.
+func TestSessionTreeFilter(t *testing.T) {
+	widgettest.NewTestApp(t)
+	tr := NewSessionTree()
+	tr.SetRows(sampleTree())
+	w := test.NewTempWindow(t, tr)
+	w.Resize(fyne.NewSize(560, 420))
+	texts := func() []string {
+		var out []string
+		for id := 0; id < tr.count(); id++ {
+			out = append(out, tr.rows[tr.at(id)].Text)
+		}
+		return out
+	}
+	all := len(texts())
+
+	tr.SetFilter("branch lines", false)
+	if got := texts(); len(got) != 1 || got[0] != "Keep the list and draw branch lines" {
+		t.Fatalf("filtered to %q", got)
+	}
+	w.Canvas().Focus(tr.filter)
+	widgettest.PressKey(t, w.Canvas(), fyne.KeyDown)
+	if r, ok := tr.Selected(); !ok || r.Text != "Keep the list and draw branch lines" || w.Canvas().Focused() != tr.list {
+		t.Fatalf("Down from the filter selected %+v (%v)", r, ok)
+	}
+	tr.SetFilter("plan", false) // the label
+	if got := texts(); len(got) != 1 {
+		t.Fatalf("by label: %q", got)
+	}
+	tr.SetFilter("", true)
+	for _, id := range tr.shown {
+		if tr.rows[id].Kind != "user" {
+			t.Fatalf("my prompts only shows a %s entry", tr.rows[id].Kind)
+		}
+	}
+	if len(tr.shown) == 0 || len(tr.shown) >= all {
+		t.Fatalf("my prompts only: %d of %d", len(tr.shown), all)
+	}
+	if r, ok := tr.Selected(); !ok || r.Text != "Keep the list and draw branch lines" {
+		t.Fatalf("selection lost: %+v", r)
+	}
+	tr.SetFilter("nothing like this", false)
+	if tr.count() != 0 || !tr.empty.Visible() || tr.empty.Text != "No entry matches the filter" {
+		t.Fatalf("no match: %d rows, empty %v %q", tr.count(), tr.empty.Visible(), tr.empty.Text)
+	}
+	tr.SetFilter("", false)
+	if len(texts()) != all || tr.filtering {
+		t.Fatalf("cleared: %d of %d", len(texts()), all)
+	}
+}
