@@ -42,12 +42,13 @@ func (w *Window) actionBrowse() {
 	// The index covers this computer's session files; a host's are
 	// searched by title, folder and model only.
 	if _, remote := w.controller.Remote(); !remote {
-		w.messages.catchUp(sessionRootsOf(w.controller.Options().Args))
-		b.OnQuery = func(q string) {
+		search := func(q string) {
 			if strings.TrimSpace(q) != "" {
 				w.messages.search(q, b.SetMessageHits)
 			}
 		}
+		b.OnQuery = search
+		w.messages.catchUp(sessionRootsOf(w.controller.Options().Args), func() { search(b.Query()) })
 	}
 	b.OnPreview = func(path string) { w.preview(path, b.SetPreview) }
 	b.OnOpen = func(path string) {

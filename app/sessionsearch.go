@@ -28,8 +28,9 @@ type messageSearch struct {
 }
 
 // catchUp opens the index if needed and brings it up to date with the
-// session folders the agent writes to.
-func (s *messageSearch) catchUp(roots []string) {
+// session folders the agent writes to; updated then runs on the UI
+// goroutine, so a query typed before the index was ready is asked again.
+func (s *messageSearch) catchUp(roots []string, updated func()) {
 	s.mu.Lock()
 	first := !s.started
 	s.started = true
@@ -51,6 +52,9 @@ func (s *messageSearch) catchUp(roots []string) {
 		}
 		// A failed update leaves what was indexed before searchable.
 		idx.Update(ctx, roots)
+		if ctx.Err() == nil {
+			s.w.do(updated)
+		}
 	})
 }
 

@@ -42,7 +42,7 @@ func TestHelpAndBadFlags(t *testing.T) {
 	}
 	for _, args := range [][]string{{"-h"}, {"--help"}} {
 		out, errOut, code := run(args...)
-		if code != 0 || !strings.HasPrefix(out, "usage: knightcode-desktop [--agent PATH]") || strings.Contains(errOut, "usage:") {
+		if code != 0 || !strings.HasPrefix(out, "usage: knightcode-desktop [--ssh [USER@]HOST[:PORT] [--ssh-config FILE]] [--agent PATH]") || !strings.Contains(out, "--ssh-config FILE") || strings.Contains(errOut, "usage:") {
 			t.Fatalf("%q: exit %d\nstdout:\n%s\nstderr:\n%s", args, code, out, errOut)
 		}
 	}

@@ -150,6 +150,7 @@ func TestRealAgentWindow(t *testing.T) {
 		{"5 confirm dialog: No blocks the tool", r.step5ConfirmNo},
 		{"5b edit a file: pi's diff in the sidebar", r.step5bEdit},
 		{"6 drag an image onto the window", r.step6DropImage},
+		{"6b find far up, drag-select and copy", r.step6bFindAndSelect},
 		{"7 kill the agent, restart", r.step7Crash},
 		{"8 quit: no agent left", r.step8Quit},
 	}
@@ -734,8 +735,9 @@ func (r *raRun) step1Start() {
 	}
 	r.win = win
 	name, _ := r.app.Xdotool("getwindowname", win)
-	if !strings.HasPrefix(strings.TrimSpace(name), "KnightCode") {
-		t.Fatalf("window title %q does not start with KnightCode", name)
+	// "session — folder — KnightCode": a new session has no name yet.
+	if name = strings.TrimSpace(name); name != "work — KnightCode" {
+		t.Fatalf("window title %q, want the folder and the app: work — KnightCode", name)
 	}
 	r.geo, err = r.app.WindowGeometry(win)
 	r.must(err, "window geometry")
@@ -1339,6 +1341,59 @@ func (d *raDragProc) stop() {
 		d.cmd.Process.Kill()
 		<-d.done
 	})
+}
+
+// step6bFindAndSelect: Ctrl+F finds a word of the markdown reply, far up
+// the transcript by now, and brings it on screen with "1 of N"; Esc
+// closes the bar; a mouse drag over a reply's line selects it and Ctrl+C
+// puts it in the clipboard (read back with xclip).
+func (r *raRun) step6bFindAndSelect() {
+	t := r.t
+	r.focusEditor()
+	r.must(r.app.Key("ctrl+f"), "Ctrl+F")
+	time.Sleep(200 * time.Millisecond)
+	r.must(r.app.Type("Rook"), "typing the query")
+	// OCR reads "1 of 1" as one word or three, with o as 0 at times.
+	status := regexp.MustCompile(`\d\s*[o0]f\s*\d`)
+	r.waitScreen("find-far-up", "the find bar at the match (Rook, '1 of')", r.chat, raBoth(raAll("Rook"),
+		func(ws []wintest.Word) bool { return status.MatchString(wintest.Text(ws)) }))
+	r.must(r.app.Key("Escape"), "Esc")
+	// The bash reply below the match: one line of plain words.
+	words := r.waitScreen("find-closed", "the bash reply's line under the match, the bar closed", r.chat,
+		raBoth(raAll("Tool", "output"), func(ws []wintest.Word) bool { return !status.MatchString(wintest.Text(ws)) }))
+	from, ok := raWordIn(words, "Tool", r.chat())
+	if !ok {
+		t.Fatalf("the line is not on screen: %s", wintest.Text(words))
+	}
+	// To past the line's end (OCR misreads its last word): the rest of
+	// the line is selected.
+	to := wintest.Word{X: from.X + 330, W: 1}
+	y := from.Y + from.H/2
+	r.must(xdo(r, "mousemove", "--sync", strconv.Itoa(from.X+1), strconv.Itoa(y), "mousedown", "1"), "press on the heading")
+	for x := from.X + 10; x < to.X+to.W; x += 20 {
+		r.must(xdo(r, "mousemove", "--sync", strconv.Itoa(x), strconv.Itoa(y)), "drag")
+	}
+	r.must(xdo(r, "mousemove", "--sync", strconv.Itoa(to.X+to.W+2), strconv.Itoa(y), "mouseup", "1"), "release")
+	r.must(r.app.Key("ctrl+c"), "Ctrl+C")
+	var clip string
+	if !wintest.WaitFor(raWait, 200*time.Millisecond, func() bool {
+		cmd := exec.Command("xclip", "-o", "-selection", "clipboard")
+		cmd.Env = append(os.Environ(), "DISPLAY="+r.display)
+		out, _ := cmd.Output()
+		clip = string(out)
+		return strings.Contains(clip, "Tool output was: line1 line2 line3 line4 line5")
+	}) {
+		r.shot("FAILED-selection")
+		t.Fatalf("the clipboard holds %q after dragging over the heading and Ctrl+C", clip)
+	}
+	t.Logf("clipboard after the drag: %q", clip)
+	r.must(r.app.Key("Escape"), "Esc")
+}
+
+// xdo runs xdotool on the app's display.
+func xdo(r *raRun, args ...string) error {
+	_, err := r.app.Xdotool(args...)
+	return err
 }
 
 // step7Crash: pi killed from outside; the window says so with pi's stderr
