@@ -10,12 +10,16 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"knightcode.ai/desktop/internal/testsupport"
 	"knightcode.ai/desktop/model"
-	"knightcode.ai/desktop/remote"
 	"knightcode.ai/desktop/remote/sshtest"
 	"knightcode.ai/desktop/rpcconn/rpctest"
 	"knightcode.ai/desktop/rpcconn/rpctest/llmserver"
 	"knightcode.ai/desktop/rpcconn/rpctest/pienv"
 )
+
+// fakeEnv makes the test binary on the "host" the fake agent; under -race
+// a Go program sleeps a second at exit, which would count as the agent's
+// time to stop.
+var fakeEnv = []string{rpctest.EnvChild + "=1", "GORACE=atexit_sleep_ms=0"}
 
 // TestWindowAgentOverSSH: with --ssh the agent runs on the host (a real
 // sshd on 127.0.0.1, the fake agent found as knightcode on a login shell's
@@ -29,8 +33,7 @@ func TestWindowAgentOverSSH(t *testing.T) {
 		t.Fatal(err)
 	}
 	log := filepath.Join(t.TempDir(), "agent-stdin.log")
-	srv.Program("knightcode", rpctest.EnvChild+"=1 GORACE=atexit_sleep_ms=0 exec "+
-		remote.QuoteCommand(exe, "--fake-log="+log)+` "$@"`)
+	srv.Exec("knightcode", fakeEnv, exe, "--fake-log="+log)
 	work := filepath.Join(t.TempDir(), "remote project; $HOME")
 	if err := os.Mkdir(work, 0o755); err != nil {
 		t.Fatal(err)
@@ -103,7 +106,7 @@ func TestWindowDropOnRemoteAgent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv.Program("knightcode", rpctest.EnvChild+"=1 GORACE=atexit_sleep_ms=0 exec "+remote.QuoteCommand(exe)+` "$@"`)
+	srv.Exec("knightcode", fakeEnv, exe)
 	w := openWindowWith(t, Flags{SSH: sshtest.Alias, SSHConfig: srv.ConfigFile, Dir: t.TempDir()})
 	notes := filepath.Join(t.TempDir(), "notes.txt")
 	os.WriteFile(notes, []byte("x"), 0o644)
@@ -135,14 +138,7 @@ func TestRealAgentWindowOverSSH(t *testing.T) {
 	srv := sshtest.Start(t, sshtest.Options{})
 	llm := llmserver.Start(t)
 	env := pienv.Setup(t, llm.URL(), pienv.WithExtension(pienv.UIExtension(t)))
-	// An sshd session starts from a clean environment: the "pi" on the
-	// host's PATH gives pi the one pienv prepared.
-	var script strings.Builder
-	for _, kv := range env.Env {
-		script.WriteString("export " + remote.QuoteShell(kv) + "\n")
-	}
-	script.WriteString("exec " + remote.QuoteShell(env.Binary) + ` "$@"`)
-	srv.Program("pi", script.String())
+	srv.Exec("pi", env.Env, env.Binary) // with the home pienv prepared
 	w := openWindowWith(t, Flags{SSH: sshtest.Alias, SSHConfig: srv.ConfigFile, Dir: env.WorkDir, AgentArgs: env.Args})
 
 	typeAndSend(w, "[[long:30]]")

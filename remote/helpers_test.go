@@ -31,7 +31,7 @@ func fakeAgent(t *testing.T, srv *sshtest.Server, name string, flags ...string) 
 	}
 	// Under -race a Go program sleeps a second at exit (GORACE's
 	// atexit_sleep_ms), which would count as the agent's time to stop.
-	return srv.Program(name, rpctest.EnvChild+"=1 GORACE=atexit_sleep_ms=0 exec "+remote.QuoteCommand(append([]string{exe}, flags...)...)+` "$@"`)
+	return srv.Exec(name, []string{rpctest.EnvChild + "=1", "GORACE=atexit_sleep_ms=0"}, append([]string{exe}, flags...)...)
 }
 
 func testContext(t *testing.T) context.Context {

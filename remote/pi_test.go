@@ -24,14 +24,8 @@ func TestRealPiOverSSH(t *testing.T) {
 	model := llmserver.Start(t)
 	env := pienv.Setup(t, model.URL(), pienv.WithExtension(pienv.UIExtension(t)))
 
-	// The remote "pi" is a wrapper that gives pi the isolated environment
-	// pienv prepared (an sshd session starts from a clean one).
-	var script strings.Builder
-	for _, kv := range env.Env {
-		script.WriteString("export " + remote.QuoteShell(kv) + "\n")
-	}
-	script.WriteString("exec " + remote.QuoteShell(env.Binary) + ` "$@"`)
-	pi := srv.Program("pi", script.String())
+	// The remote "pi" gives pi the isolated environment pienv prepared.
+	pi := srv.Exec("pi", env.Env, env.Binary)
 
 	began := time.Now()
 	c := startSpec(t, remote.Spec{Host: srv.Host(), Dir: env.WorkDir, Args: env.Args})

@@ -307,6 +307,21 @@ func (s *Server) Program(name, body string) string {
 	return p
 }
 
+// Exec writes a program named name into Bin that runs argv with env
+// (KEY=VALUE) added to the environment, passing its own arguments on: a
+// session on the server starts from a clean environment, and what a test
+// prepared (an agent's home, the test binary as a fake agent) goes in this
+// way. It returns the program's path.
+func (s *Server) Exec(name string, env []string, argv ...string) string {
+	s.t.Helper()
+	var b strings.Builder
+	for _, kv := range env {
+		b.WriteString("export " + remote.QuoteShell(kv) + "\n")
+	}
+	b.WriteString("exec " + remote.QuoteCommand(argv...) + ` "$@"`)
+	return s.Program(name, b.String())
+}
+
 // Stop ends sshd and every process under it. Tests call it through
 // Cleanup; calling it earlier is allowed.
 func (s *Server) Stop() {
