@@ -42,11 +42,7 @@ func remoteStart(spec remote.Spec) startInfo {
 // connectRemote starts the agent on the --ssh host.
 func (w *Window) connectRemote(spec remote.Spec) {
 	w.started = remoteStart(spec)
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	mirror := filepath.Join(cache, "knightcode-desktop", "remote-sessions", safeName(spec.Host.Name()))
+	mirror := cacheDir("remote-sessions", safeName(spec.Host.Name()))
 	w.controller = model.NewRemoteController(w.session, w, spec, mirror)
 }
 
@@ -74,6 +70,16 @@ func (w *Window) where(full bool) string {
 	return spec.Host.Name() + ":" + dir
 }
 
+// cacheDir is a folder of the app's in the user's cache folder (a
+// temporary one where there is none).
+func cacheDir(parts ...string) string {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	return filepath.Join(append([]string{cache, "knightcode-desktop"}, parts...)...)
+}
+
 // safeName makes s usable as one file name.
 func safeName(s string) string {
 	b := []byte(s)
@@ -92,11 +98,7 @@ func (w *Window) openAgentFile(path string) {
 		w.openPath(path)
 		return
 	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	dir := filepath.Join(cache, "knightcode-desktop", "remote-files")
+	dir := cacheDir("remote-files")
 	fetch := func(ctx context.Context) (string, error) { return w.controller.FetchFile(ctx, path, dir) }
 	model.Ask(w.controller, model.CallTimeout, fetch, func(local string, err error) {
 		if err != nil {

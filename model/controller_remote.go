@@ -75,3 +75,12 @@ func (c *Controller) FetchFile(ctx context.Context, path, dir string) (string, e
 	}
 	return local, nil
 }
+
+// SessionFile is a session file to read here: the file itself, or for an
+// agent on a host, a local copy of it.
+func (c *Controller) SessionFile(ctx context.Context, path string) (string, error) {
+	if c.remote == nil {
+		return path, nil
+	}
+	return c.remote.mirror.Local(ctx, path)
+}

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"context"
 	"strings"
 	"time"
 
@@ -47,15 +46,6 @@ func Preview(msgs []rpcconn.Message) []PreviewMessage {
 		out[i], out[j] = out[j], out[i]
 	}
 	return out
-}
-
-// SessionFile is a session file to read here: the file itself, or for an
-// agent on a host, a local copy of it.
-func (c *Controller) SessionFile(ctx context.Context, path string) (string, error) {
-	if c.remote == nil {
-		return path, nil
-	}
-	return c.remote.mirror.Local(ctx, path)
 }
 
 // Glance drops the markdown marks that would show as noise in a plain

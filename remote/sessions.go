@@ -73,7 +73,7 @@ func (h Host) SessionRoots(ctx context.Context, agentArgs []string, dir string) 
 		}
 		return path.Join(cwd, p)
 	}
-	if d, ok := sessionDirArg(agentArgs); ok {
+	if d, ok := sessionfiles.SessionDirArg(agentArgs); ok {
 		return []string{rel(d)}, nil
 	}
 	var roots []string
@@ -113,22 +113,6 @@ func settingsSessionDir(settings string) string {
 		return ""
 	}
 	return s.SessionDir
-}
-
-// sessionDirArg finds --session-dir DIR or --session-dir=DIR, the last one
-// winning, as sessionfiles does.
-func sessionDirArg(args []string) (string, bool) {
-	dir, found := "", false
-	for i := 0; i < len(args); i++ {
-		switch a := args[i]; {
-		case a == "--session-dir" && i+1 < len(args):
-			i++
-			dir, found = args[i], true
-		case strings.HasPrefix(a, "--session-dir="):
-			dir, found = strings.TrimPrefix(a, "--session-dir="), true
-		}
-	}
-	return dir, found && dir != ""
 }
 
 func expandHome(p, home string) string {

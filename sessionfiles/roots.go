@@ -27,7 +27,7 @@ func Roots(agentArgs []string, home string) []string {
 }
 
 func sessionRoots(agentArgs []string, home string, getenv func(string) string) []string {
-	if dir, ok := sessionDirArg(agentArgs); ok {
+	if dir, ok := SessionDirArg(agentArgs); ok {
 		// pi takes the argument as given (the shell has expanded any ~).
 		return []string{dir}
 	}
@@ -50,9 +50,9 @@ func sessionRoots(agentArgs []string, home string, getenv func(string) string) [
 	return roots
 }
 
-// sessionDirArg finds --session-dir DIR or --session-dir=DIR; the last one
+// SessionDirArg finds --session-dir DIR or --session-dir=DIR; the last one
 // counts, as in pi's argument parser (which has no "--" terminator).
-func sessionDirArg(args []string) (string, bool) {
+func SessionDirArg(args []string) (string, bool) {
 	dir, found := "", false
 	for i := 0; i < len(args); i++ {
 		switch a := args[i]; {

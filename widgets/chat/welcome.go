@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"knightcode.ai/desktop/model"
+	"knightcode.ai/desktop/widgets/kit"
 )
 
 // welcomeRecent is how many of the folder's sessions the first screen
@@ -96,7 +97,7 @@ func (w *Welcome) recentButton(r model.SessionRow) fyne.CanvasObject {
 	if title == "" {
 		title = "Untitled session"
 	}
-	label := fmt.Sprintf("%s  ·  %s", truncateRunes(title, 70), relativeDay(r.Modified, w.now()))
+	label := fmt.Sprintf("%s  ·  %s", model.OneLine(title, 70), kit.RelativeDate(r.Modified, w.now()))
 	b := widget.NewButton(label, func() {
 		if w.OnOpen != nil {
 			w.OnOpen(r.Path)
@@ -148,30 +149,4 @@ func orUnknown(s, missing string) string {
 		return missing
 	}
 	return s
-}
-
-func truncateRunes(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
-
-// relativeDay says when, the way a list of recent things does.
-func relativeDay(t, now time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	y1, m1, d1 := t.Date()
-	y2, m2, d2 := now.Date()
-	switch {
-	case y1 == y2 && m1 == m2 && d1 == d2:
-		return "today " + t.Format("15:04")
-	case now.Sub(t) < 48*time.Hour && now.AddDate(0, 0, -1).Day() == d1:
-		return "yesterday " + t.Format("15:04")
-	case y1 == y2:
-		return t.Format("Jan 2")
-	}
-	return t.Format("Jan 2, 2006")
 }

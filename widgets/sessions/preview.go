@@ -65,7 +65,7 @@ func (p *sessionPreview) show(msgs []model.PreviewMessage, err error) {
 }
 
 // previewTime is the time of day for today's messages, with the date for
-// older ones.
+// older ones (day before month, as kit.RelativeDate writes it).
 func previewTime(t, now time.Time) string {
 	if t.IsZero() {
 		return ""
@@ -76,9 +76,9 @@ func previewTime(t, now time.Time) string {
 	case y1 == y2 && m1 == m2 && d1 == d2:
 		return t.Format("15:04")
 	case y1 == y2:
-		return t.Format("Jan 2, 15:04")
+		return t.Format("2 Jan, 15:04")
 	}
-	return t.Format("Jan 2 2006, 15:04")
+	return t.Format("2 Jan 2006, 15:04")
 }
 
 func cutText(s string, n int) string {

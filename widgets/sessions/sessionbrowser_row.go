@@ -2,7 +2,6 @@ package sessions
 
 import (
 	"strings"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -50,7 +49,7 @@ func (b *SessionBrowser) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 		return
 	}
 	r.row = b.sessions[b.shown[id]]
-	r.date.Text = sessionDate(r.row.Modified, b.now())
+	r.date.Text = kit.RelativeDate(r.row.Modified, b.now())
 	r.Arrange(r.Size())
 	canvas.Refresh(r)
 }
@@ -158,31 +157,4 @@ func sessionMeta(s model.SessionRow) string {
 		parts = append(parts, s.Model)
 	}
 	return strings.Join(parts, " · ")
-}
-
-// sessionDate says when a session was last used: relative while that is
-// quicker to read ("5 min ago", "yesterday 09:12"), a date after a week.
-func sessionDate(t, now time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	t, now = t.Local(), now.Local()
-	d := now.Sub(t)
-	day := func(x time.Time) time.Time { return time.Date(x.Year(), x.Month(), x.Day(), 0, 0, 0, 0, time.Local) }
-	days := int(day(now).Sub(day(t)).Hours()/24 + 0.5)
-	switch {
-	case d < time.Minute && d > -time.Minute:
-		return "just now"
-	case d > 0 && d < time.Hour:
-		return plural(int(d/time.Minute), "min", "min") + " ago"
-	case days == 0:
-		return "today " + t.Format("15:04")
-	case days == 1:
-		return "yesterday " + t.Format("15:04")
-	case days > 1 && days < 7:
-		return t.Format("Mon 15:04")
-	case t.Year() == now.Year():
-		return t.Format("2 Jan")
-	}
-	return t.Format("2 Jan 2006")
 }

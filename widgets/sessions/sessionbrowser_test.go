@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 	"knightcode.ai/desktop/model"
+	"knightcode.ai/desktop/widgets/kit"
 	"knightcode.ai/desktop/widgets/widgettest"
 )
 
@@ -187,11 +188,11 @@ func TestSessionDate(t *testing.T) {
 		3 * 24 * time.Hour:  "Mon 15:30",
 		40 * 24 * time.Hour: "31 Jan",
 	} {
-		if got := sessionDate(shotNow.Add(-d), shotNow); got != want {
+		if got := kit.RelativeDate(shotNow.Add(-d), shotNow); got != want {
 			t.Errorf("%v ago: %q, want %q", d, got, want)
 		}
 	}
-	if got := sessionDate(time.Date(2024, 5, 1, 0, 0, 0, 0, time.Local), shotNow); got != "1 May 2024" {
+	if got := kit.RelativeDate(time.Date(2024, 5, 1, 0, 0, 0, 0, time.Local), shotNow); got != "1 May 2024" {
 		t.Errorf("old date %q", got)
 	}
 }
@@ -283,7 +284,7 @@ func TestSessionBrowserPreview(t *testing.T) {
 			t.Fatalf("the preview says %q, want %q in it", got, want)
 		}
 	}
-	if !strings.Contains(previewTime(shotNow.Add(-26*time.Hour), shotNow), shotNow.Add(-26*time.Hour).Format("Jan 2")) {
+	if !strings.Contains(previewTime(shotNow.Add(-26*time.Hour), shotNow), shotNow.Add(-26*time.Hour).Format("2 Jan")) {
 		t.Error("yesterday's message has no date")
 	}
 	if !b.preview.scroll.Visible() {
