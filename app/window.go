@@ -1,7 +1,6 @@
 package app
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -281,54 +280,6 @@ func (w *Window) actionStop() {
 	w.stop()
 }
 
-// startOptions is how the agent is started, from w.started.
-func (w *Window) startOptions() rpcconn.Options {
-	return rpcconn.Options{Path: w.started.agent, Args: w.started.args, Dir: w.started.dir}
-}
-
-// restart starts a fresh agent after an exit or a failed start, or after
-// the settings changed, with the settings as they are now; the transcript
-// and the draft stay.
-func (w *Window) restart() {
-	w.banner.Hide()
-	w.body.Refresh()
-	w.win.Canvas().Focus(w.prompt.Editor)
-	if w.controller == nil {
-		w.connect()
-		return
-	}
-	if _, remote := w.controller.Remote(); !remote {
-		if st := resolveStart(w.flags, w.settings, systemLookup, os.Getwd); st.agent != "" {
-			w.started = st
-			w.controller.SetOptions(w.startOptions())
-		}
-	}
-	w.controller.Restart()
-}
-
-// connect starts the agent, or asks for one.
-func (w *Window) connect() {
-	if spec, ok := remoteSpec(w.flags); ok {
-		w.connectRemote(spec)
-	} else {
-		w.started = resolveStart(w.flags, w.settings, systemLookup, os.Getwd)
-		if w.started.agent == "" {
-			w.showFirstRun()
-			return
-		}
-		w.controller = model.NewController(w.session, w, w.startOptions())
-	}
-	w.controller.OnReady = func() {
-		w.do(func() {
-			w.ready = true
-			w.updateWelcome(w.drawn)
-			w.loadCommands()
-			w.loadRecent()
-		})
-	}
-	w.controller.Start()
-}
-
 func (w *Window) submit(text string, mode prompt.SubmitMode) {
 	if w.slash.Visible() {
 		if t, ok := w.slash.Accept(); ok {
@@ -407,53 +358,6 @@ func (w *Window) shortcut(name string) {
 	case prompt.ShortcutPalette:
 		w.actionPalette()
 	}
-}
-
-// Quit shuts the agent down cleanly and closes the window. It runs once,
-// however many ways (close button, SIGTERM, menu) ask at the same time.
-func (w *Window) Quit() {
-	w.quitOnce.Do(w.quit)
-}
-
-// quitApp ends Fyne's loop. The loop can also end by itself while the
-// agent shuts down (the X display went away): Fyne then runs this on the
-// calling goroutine, after GLFW was terminated, where closing the windows
-// panics with "The GLFW library is not initialized". There is nothing left
-// to quit then, and the app is on its way out: the panic is dropped.
-func (w *Window) quitApp() {
-	defer func() {
-		if r := recover(); r != nil && !w.loopEnded.Load() {
-			fmt.Fprintln(os.Stderr, "knightcode-desktop: quitting after the window was gone:", r)
-		}
-	}()
-	w.app.Quit()
-}
-
-func (w *Window) quit() {
-	w.frames.Stop()
-	w.prompt.Editor.StopBlinkTimer()
-	w.tickBash(false)
-	if w.controller != nil {
-		// Off the UI goroutine: shutting down waits for the agent, and for
-		// goroutines that may be waiting for the UI.
-		c := w.controller
-		go func() {
-			w.bg.stop()
-			c.Shutdown()
-			// Once Fyne's loop has ended, fyne.Do would run Quit here, on
-			// a goroutine, after the graphics library is gone.
-			if !w.loopEnded.Load() {
-				uiDo(w.quitApp)
-			}
-		}()
-		return
-	}
-	go func() {
-		w.bg.stop()
-		if !w.loopEnded.Load() {
-			uiDo(w.quitApp)
-		}
-	}()
 }
 
 // Invalidate implements UI.
@@ -538,37 +442,5 @@ func (w *Window) openPath(path string) {
 	if err != nil {
 		w.session.Notice(model.NoticeWarning, "Cannot open "+abs+": "+err.Error())
 		w.Invalidate()
-	}
-}
-
-// do runs f on the UI goroutine, soon; it never waits. Once Fyne's loop
-// has ended it does nothing: Fyne would then run f at once on the calling
-// goroutine, with the window and the graphics library gone.
-func (w *Window) do(f func()) {
-	if w.loopEnded.Load() {
-		return
-	}
-	uiDo(func() {
-		if !w.loopEnded.Load() {
-			f()
-		}
-	})
-}
-
-// shutdown makes sure the agent is gone once the app loop has ended,
-// whichever way it ended: the window's background work is cancelled and
-// waited for, then the agent is stopped.
-func (w *Window) shutdown() {
-	w.loopEnded.Store(true)
-	w.frames.Stop()
-	w.prompt.Editor.StopBlinkTimer()
-	if w.stopBashTick != nil {
-		w.stopBashTick()
-		w.stopBashTick = nil
-	}
-	w.bg.stop()
-	w.messages.close()
-	if w.controller != nil {
-		w.controller.Shutdown()
 	}
 }

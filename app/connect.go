@@ -1,0 +1,56 @@
+package app
+
+import (
+	"os"
+
+	"knightcode.ai/desktop/model"
+	"knightcode.ai/desktop/rpcconn"
+)
+
+// startOptions is how the agent is started, from w.started.
+func (w *Window) startOptions() rpcconn.Options {
+	return rpcconn.Options{Path: w.started.agent, Args: w.started.args, Dir: w.started.dir}
+}
+
+// restart starts a fresh agent after an exit or a failed start, or after
+// the settings changed, with the settings as they are now; the transcript
+// and the draft stay.
+func (w *Window) restart() {
+	w.banner.Hide()
+	w.body.Refresh()
+	w.win.Canvas().Focus(w.prompt.Editor)
+	if w.controller == nil {
+		w.connect()
+		return
+	}
+	if _, remote := w.controller.Remote(); !remote {
+		if st := resolveStart(w.flags, w.settings, systemLookup, os.Getwd); st.agent != "" {
+			w.started = st
+			w.controller.SetOptions(w.startOptions())
+		}
+	}
+	w.controller.Restart()
+}
+
+// connect starts the agent, or asks for one.
+func (w *Window) connect() {
+	if spec, ok := remoteSpec(w.flags); ok {
+		w.connectRemote(spec)
+	} else {
+		w.started = resolveStart(w.flags, w.settings, systemLookup, os.Getwd)
+		if w.started.agent == "" {
+			w.showFirstRun()
+			return
+		}
+		w.controller = model.NewController(w.session, w, w.startOptions())
+	}
+	w.controller.OnReady = func() {
+		w.do(func() {
+			w.ready = true
+			w.updateWelcome(w.drawn)
+			w.loadCommands()
+			w.loadRecent()
+		})
+	}
+	w.controller.Start()
+}
