@@ -23,7 +23,7 @@ import (
 // shortcuts. Each runs on the UI goroutine and hands agent work to the
 // controller.
 
-func (w *Window) needAgent() bool {
+func (w *Tab) needAgent() bool {
 	if w.controller == nil {
 		w.message("No agent", "Choose the agent executable first.")
 		return false
@@ -31,7 +31,7 @@ func (w *Window) needAgent() bool {
 	return true
 }
 
-func (w *Window) actionNewSession() {
+func (w *Tab) actionNewSession() {
 	if w.needAgent() {
 		w.controller.NewSession()
 	}
@@ -39,7 +39,7 @@ func (w *Window) actionNewSession() {
 
 // actionRename names the session: the name is selected, so typing
 // replaces it; Enter renames, Esc cancels. Rename waits for a name.
-func (w *Window) actionRename() {
+func (w *Tab) actionRename() {
 	if !w.needAgent() {
 		return
 	}
@@ -67,14 +67,14 @@ func (w *Window) actionRename() {
 	entry.TypedShortcut(&fyne.ShortcutSelectAll{})
 }
 
-func (w *Window) actionClone() {
+func (w *Tab) actionClone() {
 	if w.needAgent() {
 		w.controller.Clone()
 	}
 }
 
 // actionFork lists the earlier prompts to branch from.
-func (w *Window) actionFork() {
+func (w *Tab) actionFork() {
 	if !w.needAgent() {
 		return
 	}
@@ -113,7 +113,7 @@ func (w *Window) actionFork() {
 }
 
 // actionExport asks where to save the HTML export, then offers to open it.
-func (w *Window) actionExport() {
+func (w *Tab) actionExport() {
 	if !w.needAgent() {
 		return
 	}
@@ -146,7 +146,7 @@ func (w *Window) actionExport() {
 	}()
 }
 
-func (w *Window) export(path string) {
+func (w *Tab) export(path string) {
 	if filepath.Ext(path) == "" {
 		path += ".html"
 	}
@@ -162,7 +162,7 @@ func (w *Window) export(path string) {
 	})
 }
 
-func (w *Window) actionCopyLastAnswer() {
+func (w *Tab) actionCopyLastAnswer() {
 	if !w.needAgent() {
 		return
 	}
@@ -181,7 +181,7 @@ func (w *Window) actionCopyLastAnswer() {
 
 // actionCompact asks for optional instructions; Enter starts a new line
 // in them, Ctrl+Enter (or Enter on the Compact button) compacts.
-func (w *Window) actionCompact() {
+func (w *Tab) actionCompact() {
 	if !w.needAgent() {
 		return
 	}
@@ -203,7 +203,7 @@ func (w *Window) actionCompact() {
 
 // actionModes edits the agent's run settings. Space toggles a box, the
 // arrows pick a mode, Enter applies, Esc cancels.
-func (w *Window) actionModes() {
+func (w *Tab) actionModes() {
 	if !w.needAgent() {
 		return
 	}
@@ -242,9 +242,9 @@ func orDefault(s, def string) string {
 	return s
 }
 
-func (w *Window) actionRestart() { w.restart() }
+func (w *Tab) actionRestart() { w.restart() }
 
-func (w *Window) actionAbortRetry() {
+func (w *Tab) actionAbortRetry() {
 	if w.needAgent() {
 		w.controller.AbortRetry()
 	}

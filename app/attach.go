@@ -29,7 +29,7 @@ type draftImage struct {
 // or folder goes into the draft as an @path reference at the cursor, with
 // a note that can undo it; a file that cannot be read is refused with the
 // reason. Nothing asks a question.
-func (w *Window) attachFiles(paths []string) {
+func (w *Tab) attachFiles(paths []string) {
 	if len(paths) == 0 {
 		return
 	}
@@ -55,7 +55,7 @@ func (w *Window) attachFiles(paths []string) {
 }
 
 // loadImages attaches image files, loading them off the UI goroutine.
-func (w *Window) loadImages(paths []string) {
+func (w *Tab) loadImages(paths []string) {
 	if len(paths) == 0 {
 		return
 	}
@@ -87,7 +87,7 @@ func baseName(path string) string {
 	return path
 }
 
-func (w *Window) removeImage(id string) {
+func (w *Tab) removeImage(id string) {
 	for i, img := range w.images {
 		if img.id == id {
 			w.images = append(w.images[:i], w.images[i+1:]...)
@@ -97,7 +97,7 @@ func (w *Window) removeImage(id string) {
 	w.showAttachments()
 }
 
-func (w *Window) showAttachments() {
+func (w *Tab) showAttachments() {
 	items := make([]model.Attachment, len(w.images))
 	for i, img := range w.images {
 		items[i] = model.Attachment{ID: img.id, Name: img.name, Loading: img.loading, Thumb: img.att.Thumb, Note: img.att.Note()}
@@ -108,7 +108,7 @@ func (w *Window) showAttachments() {
 	w.attachStrip.SetAttachments(items)
 }
 
-func (w *Window) previewImage(id string) {
+func (w *Tab) previewImage(id string) {
 	for _, img := range w.images {
 		if img.id == id && img.err == nil && !img.loading {
 			k := newKeyDialog(w.win, w.modals)
@@ -122,7 +122,7 @@ func (w *Window) previewImage(id string) {
 }
 
 // readyImages are the attachments to send, and whether some still load.
-func (w *Window) readyImages() (ids []string, images []rpcconn.Image, loading bool) {
+func (w *Tab) readyImages() (ids []string, images []rpcconn.Image, loading bool) {
 	for _, img := range w.images {
 		switch {
 		case img.loading:
@@ -136,7 +136,7 @@ func (w *Window) readyImages() (ids []string, images []rpcconn.Image, loading bo
 }
 
 // actionAttach picks image files with the platform's dialog.
-func (w *Window) actionAttach() {
+func (w *Tab) actionAttach() {
 	// Not waited for on quit: the platform's dialog cannot be cancelled.
 	go func() {
 		path, err := native.File().Title("Attach images").Filter("Images", "png", "jpg", "jpeg", "gif", "webp").Load()
@@ -161,7 +161,7 @@ func (w *Window) actionAttach() {
 
 // pasteImage attaches an image from the clipboard; false when the
 // clipboard holds none, so the editor pastes text as usual.
-func (w *Window) pasteImage() bool {
+func (w *Tab) pasteImage() bool {
 	data, ok := clipboardImage()
 	if !ok {
 		return false
@@ -181,7 +181,7 @@ func (w *Window) pasteImage() bool {
 }
 
 // onDropped takes files dropped anywhere on the window.
-func (w *Window) onDropped(_ fyne.Position, uris []fyne.URI) {
+func (w *Tab) onDropped(_ fyne.Position, uris []fyne.URI) {
 	var paths []string
 	for _, u := range uris {
 		if u.Scheme() == "file" {

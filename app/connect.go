@@ -8,17 +8,17 @@ import (
 )
 
 // startOptions is how the agent is started, from w.started.
-func (w *Window) startOptions() rpcconn.Options {
+func (w *Tab) startOptions() rpcconn.Options {
 	return rpcconn.Options{Path: w.started.agent, Args: w.started.args, Dir: w.started.dir}
 }
 
 // restart starts a fresh agent after an exit or a failed start, or after
 // the settings changed, with the settings as they are now; the transcript
 // and the draft stay.
-func (w *Window) restart() {
+func (w *Tab) restart() {
 	w.banner.Hide()
 	w.body.Refresh()
-	w.win.Canvas().Focus(w.prompt.Editor)
+	w.focusEditor()
 	if w.controller == nil {
 		w.connect()
 		return
@@ -33,7 +33,7 @@ func (w *Window) restart() {
 }
 
 // connect starts the agent, or asks for one.
-func (w *Window) connect() {
+func (w *Tab) connect() {
 	if spec, ok := remoteSpec(w.flags); ok {
 		w.connectRemote(spec)
 	} else {

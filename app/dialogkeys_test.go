@@ -16,7 +16,7 @@ import (
 
 // press types a key as the desktop driver delivers it: to the focused
 // widget, or to the canvas when nothing has the focus.
-func press(w *Window, name fyne.KeyName) {
+func press(w *Tab, name fyne.KeyName) {
 	onUI(func() {
 		ev := &fyne.KeyEvent{Name: name}
 		if f := w.win.Canvas().Focused(); f != nil {
@@ -30,7 +30,7 @@ func press(w *Window, name fyne.KeyName) {
 }
 
 // pressCtrlEnter is Ctrl+Enter, which the driver sends as a shortcut.
-func pressCtrlEnter(w *Window) {
+func pressCtrlEnter(w *Tab) {
 	onUI(func() {
 		sc := &desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: fyne.KeyModifierControl}
 		if f, ok := w.win.Canvas().Focused().(fyne.Shortcutable); ok {
@@ -39,7 +39,7 @@ func pressCtrlEnter(w *Window) {
 	})
 }
 
-func typeInto(w *Window, text string) {
+func typeInto(w *Tab, text string) {
 	onUI(func() {
 		if f := w.win.Canvas().Focused(); f != nil {
 			test.Type(f, text)
@@ -47,14 +47,14 @@ func typeInto(w *Window, text string) {
 	})
 }
 
-func dialogOpen(w *Window) (open bool) {
+func dialogOpen(w *Tab) (open bool) {
 	onUI(func() { open = w.modals.top() != nil })
 	return open
 }
 
 // dialogFocusables lists what Tab reaches in the dialog in front, starting
 // with what has the focus.
-func dialogFocusables(w *Window) []fyne.Focusable {
+func dialogFocusables(w *Tab) []fyne.Focusable {
 	var out []fyne.Focusable
 	onUI(func() {
 		c := w.win.Canvas()
@@ -78,7 +78,7 @@ func dialogFocusables(w *Window) []fyne.Focusable {
 
 // escapeEverywhere opens a dialog again and again and presses Esc with
 // each of its widgets focused in turn, and with none: it closes each time.
-func escapeEverywhere(t *testing.T, w *Window, name string, open func()) int {
+func escapeEverywhere(t *testing.T, w *Tab, name string, open func()) int {
 	t.Helper()
 	opened := func() {
 		t.Helper()

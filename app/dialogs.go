@@ -28,13 +28,30 @@ type dialogQueue struct {
 	do func(func())
 	// stack is the window's dialogs, which these join (nil: their own).
 	stack *modalStack
+	// held keeps dialogs waiting: their tab is not the one in front.
+	held bool
 
-	pending []*rpcconn.ExtensionUIRequest
+	pending []waitingDialog
 	current *openDialog
 }
 
+// waitingDialog is a request not shown yet; its timeout counts from when
+// it arrived, shown or not.
+type waitingDialog struct {
+	req     *rpcconn.ExtensionUIRequest
+	arrived time.Time
+}
+
+// deadline is when the agent stops waiting for an answer (zero: never).
+func (d waitingDialog) deadline() time.Time {
+	if d.req.TimeoutMs <= 0 {
+		return time.Time{}
+	}
+	return d.arrived.Add(time.Duration(d.req.TimeoutMs) * time.Millisecond)
+}
+
 type openDialog struct {
-	req      *rpcconn.ExtensionUIRequest
+	waitingDialog
 	dlg      *keyDialog
 	answered bool
 	finished bool
@@ -46,13 +63,47 @@ type openDialog struct {
 	focus fyne.Focusable
 }
 
-// Add queues a request; it shows at once when no other dialog is open.
+// Add queues a request; it shows at once when no other dialog is open
+// and the queue is not held.
 func (q *dialogQueue) Add(req *rpcconn.ExtensionUIRequest) {
-	q.pending = append(q.pending, req)
-	if q.current == nil {
+	q.pending = append(q.pending, waitingDialog{req: req, arrived: time.Now()})
+	if q.current == nil && !q.held {
 		q.next()
 	}
 }
+
+// Hold keeps the dialogs waiting, the showing one put back first in line
+// unanswered; Release shows them again.
+func (q *dialogQueue) Hold() {
+	if q.held {
+		return
+	}
+	q.held = true
+	if d := q.current; d != nil {
+		q.pending = append([]waitingDialog{d.waitingDialog}, q.pending...)
+		d.answered = true // closing it now is not the user's cancel
+		d.finished = true
+		if d.stopTicking != nil {
+			d.stopTicking()
+		}
+		q.current = nil
+		d.dlg.Close()
+	}
+}
+
+// Release shows what waits, once the queue was held.
+func (q *dialogQueue) Release() {
+	if !q.held {
+		return
+	}
+	q.held = false
+	if q.current == nil && len(q.pending) > 0 {
+		q.next()
+	}
+}
+
+// Waiting reports whether a dialog is open or waits to be.
+func (q *dialogQueue) Waiting() bool { return q.current != nil || len(q.pending) > 0 }
 
 // CloseAll closes every dialog without answering: the agent that asked is
 // gone, or has already resolved them.
@@ -65,6 +116,14 @@ func (q *dialogQueue) CloseAll() {
 }
 
 func (q *dialogQueue) next() {
+	// A request whose timeout passed while it waited has been answered by
+	// the agent itself with its default.
+	for len(q.pending) > 0 {
+		if dl := q.pending[0].deadline(); dl.IsZero() || time.Now().Before(dl) {
+			break
+		}
+		q.pending = q.pending[1:]
+	}
 	if len(q.pending) == 0 {
 		q.current = nil
 		if q.done != nil {
@@ -72,9 +131,9 @@ func (q *dialogQueue) next() {
 		}
 		return
 	}
-	req := q.pending[0]
+	d := &openDialog{waitingDialog: q.pending[0]}
+	req := d.req
 	q.pending = q.pending[1:]
-	d := &openDialog{req: req}
 	q.current = d
 	d.dlg = q.build(d)
 	// Closing the dialog any other way than its answers is a cancel.
@@ -233,7 +292,7 @@ func (q *dialogQueue) textDialog(k *keyDialog, d *openDialog, title, okLabel str
 // timeout passes: the agent has then answered itself with its default, so
 // nothing is sent late.
 func (q *dialogQueue) countdown(d *openDialog) {
-	deadline := time.Now().Add(time.Duration(d.req.TimeoutMs) * time.Millisecond)
+	deadline := d.deadline()
 	show := func() bool {
 		left := time.Until(deadline)
 		if left <= 0 {

@@ -20,7 +20,7 @@ func sameBacking[T any](a, b []T) bool {
 
 // draw pushes the session's current state into the widgets. It runs on the
 // UI goroutine, at most once per frame, and touches only what changed.
-func (w *Window) draw() {
+func (w *Tab) draw() {
 	prev := w.drawn
 	first := prev.Rev == 0
 	v := w.session.View(&prev)
@@ -78,8 +78,11 @@ func (w *Window) draw() {
 	if folder := w.where(true); folder != w.folder.Text {
 		w.folder.SetText(folder)
 	}
-	if title := windowTitle(v.Title, v.SessionName, w.firstPrompt, w.where(false)); title != w.win.Title() {
-		w.win.SetTitle(title)
+	if title := windowTitle(v.Title, v.SessionName, w.firstPrompt, w.where(false)); title != w.title {
+		w.title = title
+		if w.isCurrent() {
+			w.win.SetTitle(title)
+		}
 	}
 	if first || model.BannerSeq(v.Banner) != model.BannerSeq(prev.Banner) {
 		w.showBanner(v.Banner)
@@ -92,6 +95,7 @@ func (w *Window) draw() {
 	}
 	w.drawn = v
 	w.probe.drawn(v.Rev)
+	w.shell.tabDrawn(w, prev.Running || prev.BashRunning, v.Running || v.BashRunning)
 }
 
 // replyLen is the length of the last reply's text blocks, for the UI
@@ -161,7 +165,7 @@ func titleWords(s string) string {
 // showBanner puts up what the session says about the agent process — it
 // could not start, does not answer, crashed or ended the session — or takes
 // the banner down. The transcript and the draft stay as they are.
-func (w *Window) showBanner(b *model.BannerState) {
+func (w *Tab) showBanner(b *model.BannerState) {
 	if b == nil {
 		if w.banner.Visible() {
 			w.banner.Hide()
@@ -175,7 +179,7 @@ func (w *Window) showBanner(b *model.BannerState) {
 }
 
 // drawWidgets places the extensions' text blocks above or below the editor.
-func (w *Window) drawWidgets(now, before map[string]model.ExtWidget) {
+func (w *Tab) drawWidgets(now, before map[string]model.ExtWidget) {
 	for key, old := range before {
 		if _, still := now[key]; !still {
 			w.blocks(old.Below).Set(key, nil)
@@ -189,7 +193,7 @@ func (w *Window) drawWidgets(now, before map[string]model.ExtWidget) {
 	}
 }
 
-func (w *Window) blocks(below bool) *prompt.ExtensionBlocks {
+func (w *Tab) blocks(below bool) *prompt.ExtensionBlocks {
 	if below {
 		return w.below
 	}
@@ -198,7 +202,7 @@ func (w *Window) blocks(below bool) *prompt.ExtensionBlocks {
 
 // tickBash moves the elapsed time of running !commands on once a second,
 // only while one runs.
-func (w *Window) tickBash(running bool) {
+func (w *Tab) tickBash(running bool) {
 	switch {
 	case running && w.stopBashTick == nil:
 		w.stopBashTick = tickOnUI(w.do, time.Second, func() {
@@ -223,8 +227,8 @@ const linesPerFrameMs = 6
 // drawPaced draws and says how long to wait before the next redraw. Once
 // the loop has ended there is nothing to draw on (Fyne would run this on
 // the frames goroutine).
-func (w *Window) drawPaced() time.Duration {
-	if w.loopEnded.Load() {
+func (w *Tab) drawPaced() time.Duration {
+	if w.shell.loopEnded.Load() {
 		return frameInterval
 	}
 	before := kit.LinesDrawn()

@@ -125,7 +125,7 @@ func fileReference(path, workDir string, folder bool) string {
 // insertReferences types references to files into the draft at the
 // cursor, spaced from what is around them, and says so in a note whose
 // Undo takes them out again (as Ctrl+Z does).
-func (w *Window) insertReferences(files []droppedFile) {
+func (w *Tab) insertReferences(files []droppedFile) {
 	if len(files) == 0 {
 		return
 	}
@@ -152,7 +152,7 @@ func (w *Window) insertReferences(files []droppedFile) {
 		ins += " "
 	}
 	e.InsertAtCursor(ins)
-	w.win.Canvas().Focus(e)
+	w.focus(e)
 	what := baseName(files[0].path)
 	if files[0].folder {
 		what = "the folder " + what
@@ -164,14 +164,14 @@ func (w *Window) insertReferences(files []droppedFile) {
 	w.draftRestore.ShowNote("Added a reference to "+what+" to your prompt: the agent reads it from disk.", "Undo", func() {
 		w.referenceNote = ""
 		e.UndoInsert()
-		w.win.Canvas().Focus(e)
+		w.focus(e)
 	})
 }
 
 func isSpace(r rune) bool { return r == ' ' || r == '\n' || r == '\t' }
 
 // refuseFiles says why files could not be added, one line each.
-func (w *Window) refuseFiles(files []droppedFile) {
+func (w *Tab) refuseFiles(files []droppedFile) {
 	for _, f := range files {
 		w.toasts.Show("Not added: "+f.path+": "+f.reason+".", model.NoticeWarning)
 	}

@@ -15,12 +15,12 @@ import (
 	"knightcode.ai/desktop/model"
 )
 
-func editorState(w *Window) (text string, at int) {
+func editorState(w *Tab) (text string, at int) {
 	onUI(func() { text, at = w.prompt.Editor.Text(), w.prompt.Editor.CursorOffset() })
 	return text, at
 }
 
-func drop(w *Window, paths ...string) {
+func drop(w *Tab, paths ...string) {
 	uris := make([]fyne.URI, len(paths))
 	for i, p := range paths {
 		uris[i] = storage.NewFileURI(p)

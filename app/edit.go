@@ -19,7 +19,7 @@ type editingPrompt struct {
 
 // editPrompt puts an earlier prompt into the editor to be edited; sending
 // it branches the conversation before it (Controller.SendEdited).
-func (w *Window) editPrompt(id, text string) {
+func (w *Tab) editPrompt(id, text string) {
 	if w.controller == nil {
 		return
 	}
@@ -44,12 +44,12 @@ func (w *Window) editPrompt(id, text string) {
 	w.editing = &editingPrompt{id: id, original: text, ordinal: ordinal, savedDraft: saved}
 	w.setEditorText(text)
 	w.prompt.SetNote(editNote)
-	w.win.Canvas().Focus(w.prompt.Editor)
+	w.focusEditor()
 }
 
 // cancelEdit ends editing an earlier prompt and gives the editor back the
 // draft it held before, reporting whether there was an edit to cancel.
-func (w *Window) cancelEdit() bool {
+func (w *Tab) cancelEdit() bool {
 	e := w.editing
 	if e == nil {
 		return false
@@ -62,7 +62,7 @@ func (w *Window) cancelEdit() bool {
 
 // sendEdit sends the editor's text as the edited prompt, reporting whether
 // an edit was under way.
-func (w *Window) sendEdit(text string, images []rpcconn.Image, accepted func()) bool {
+func (w *Tab) sendEdit(text string, images []rpcconn.Image, accepted func()) bool {
 	e := w.editing
 	if e == nil {
 		return false
@@ -76,4 +76,4 @@ func (w *Window) sendEdit(text string, images []rpcconn.Image, accepted func()) 
 }
 
 // setEditorText replaces the draft, the cursor after its end.
-func (w *Window) setEditorText(text string) { w.prompt.Editor.SetTextCursorAtEnd(text) }
+func (w *Tab) setEditorText(text string) { w.prompt.Editor.SetTextCursorAtEnd(text) }

@@ -7,21 +7,21 @@ import (
 // newFindBar makes the find strip above the transcript (Ctrl+F). It
 // searches the chat's copy of the session; Esc gives the keyboard back to
 // the editor.
-func (w *Window) newFindBar() *chat.FindBar {
+func (w *Tab) newFindBar() *chat.FindBar {
 	b := chat.NewFindBar()
 	b.OnChanged = w.chat.Find
 	b.OnNext = w.chat.FindNext
 	b.OnPrevious = w.chat.FindPrevious
 	b.OnClose = func() {
 		w.chat.Find("")
-		w.win.Canvas().Focus(w.prompt.Editor)
+		w.focusEditor()
 	}
 	w.chat.OnFindChanged = func() { b.SetStatus(w.chat.FindStatus()) }
 	return b
 }
 
 // actionFind opens the find strip, or takes the keyboard to it.
-func (w *Window) actionFind() {
+func (w *Tab) actionFind() {
 	w.find.Open(w.win.Canvas())
 	if q := w.find.Query(); q != "" {
 		w.chat.Find(q)

@@ -15,7 +15,7 @@ import (
 
 // showFirstRun replaces the chat with a panel that explains what is missing
 // and lets the user pick the agent binary.
-func (w *Window) showFirstRun() {
+func (w *Tab) showFirstRun() {
 	title := widget.NewLabelWithStyle("No KnightCode agent found", fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
 	title.SizeName = theme.SizeNameHeadingText
 	explain := widget.NewLabel("KnightCode Desktop is a window for the KnightCode coding agent, a command-line " +
@@ -28,14 +28,15 @@ func (w *Window) showFirstRun() {
 	choose.Importance = widget.HighImportance
 	panel := container.NewVBox(title, explain, container.NewCenter(choose))
 	w.firstRun = container.NewCenter(container.NewGridWrap(fyne.NewSize(560, 300), panel))
-	w.win.SetContent(container.NewBorder(nil, w.status, nil, nil, w.firstRun))
+	w.view.Objects = []fyne.CanvasObject{container.NewBorder(nil, w.status, nil, nil, w.firstRun)}
+	w.view.Refresh()
 	w.session.SetConn(model.ConnFailed, "no agent")
 	w.Invalidate()
 }
 
 // chooseAgent asks for the binary with the platform's file dialog, falling
 // back to Fyne's where there is none.
-func (w *Window) chooseAgent() {
+func (w *Tab) chooseAgent() {
 	go func() {
 		path, err := native.File().Title("Choose the KnightCode agent").Load()
 		w.do(func() {
@@ -50,7 +51,7 @@ func (w *Window) chooseAgent() {
 	}()
 }
 
-func (w *Window) chooseAgentInWindow() {
+func (w *Tab) chooseAgentInWindow() {
 	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
 		if err != nil || r == nil {
 			return
@@ -67,7 +68,7 @@ func (w *Window) chooseAgentInWindow() {
 }
 
 // useAgent remembers the chosen binary and starts it.
-func (w *Window) useAgent(path string) {
+func (w *Tab) useAgent(path string) {
 	if !isExecutableFile(path) {
 		w.message("Not an executable", path+" cannot be run. Choose the agent's executable file.")
 		return
@@ -76,4 +77,5 @@ func (w *Window) useAgent(path string) {
 	w.settings.Save(w.app.Preferences())
 	w.build()
 	w.connect()
+	w.focusEditor()
 }

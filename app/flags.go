@@ -12,8 +12,11 @@ import (
 // Flags are the command line: knightcode-desktop [--ssh [USER@]HOST[:PORT]
 // [--ssh-config FILE]] [--agent PATH] [--cwd DIR] [-- AGENT ARGS…]
 type Flags struct {
-	Agent     string
+	Agent string
+	// Dir is the first tab's folder; Dirs all of them, one tab each, when
+	// --cwd was given more than once.
 	Dir       string
+	Dirs      []string
 	AgentArgs []string
 	// SSH is the host the agent runs on, empty for this computer;
 	// SSHConfig an ssh client config to use instead of ~/.ssh/config.
@@ -34,7 +37,10 @@ func ParseFlags(args []string, stdout, stderr io.Writer) (Flags, error) {
 	// stdout and an error is said once.
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&f.Agent, "agent", "", "")
-	fs.StringVar(&f.Dir, "cwd", "", "")
+	fs.Func("cwd", "", func(dir string) error {
+		f.Dirs = append(f.Dirs, dir)
+		return nil
+	})
 	fs.StringVar(&f.SSH, "ssh", "", "")
 	fs.StringVar(&f.SSHConfig, "ssh-config", "", "")
 	usage := func(w io.Writer) {
@@ -47,7 +53,8 @@ Options:
   --agent PATH   the agent's executable (default: the one chosen in Settings,
                  else knightcode beside this app, knightcode on PATH, pi on PATH)
   --cwd DIR      the agent's working folder (default: the one chosen in
-                 Settings, else the current folder)
+                 Settings, else the current folder); given more than once,
+                 a tab for each
   --ssh [USER@]HOST[:PORT]
                  run the agent on that host over ssh (your keys, ssh-agent
                  and ~/.ssh/config; nothing is installed there): --cwd is then
@@ -73,6 +80,9 @@ Options:
 		}
 		return fail(err)
 	}
+	if len(f.Dirs) > 0 {
+		f.Dir = f.Dirs[0]
+	}
 	rest := fs.Args()
 	if len(rest) > 0 {
 		// flag stops at "--" and drops it; anything else left over is a
@@ -90,6 +100,15 @@ Options:
 		return fail(errors.New("--ssh-config needs --ssh"))
 	}
 	return f, nil
+}
+
+// folders are the tabs' folders: one tab, in the default folder, for no
+// --cwd.
+func (f Flags) folders() []string {
+	if len(f.Dirs) > 1 {
+		return f.Dirs
+	}
+	return []string{f.Dir}
 }
 
 // parseCommandLine is ParseFlags with the exit status: ok is false when the

@@ -13,9 +13,17 @@ func TestParseFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Flags{Agent: "/opt/kc", Dir: "/src", AgentArgs: []string{"--provider", "local", "--model", "x"}}
+	want := Flags{Agent: "/opt/kc", Dir: "/src", Dirs: []string{"/src"}, AgentArgs: []string{"--provider", "local", "--model", "x"}}
 	if !reflect.DeepEqual(f, want) {
 		t.Fatalf("got %+v", f)
+	}
+	// --cwd twice: a tab for each folder, the first one's also in Dir.
+	f, err = ParseFlags([]string{"--cwd", "/a", "--cwd", "/b c"}, io.Discard, io.Discard)
+	if err != nil || f.Dir != "/a" || !reflect.DeepEqual(f.folders(), []string{"/a", "/b c"}) {
+		t.Fatalf("two folders: %+v %v", f, err)
+	}
+	if got := (Flags{}).folders(); !reflect.DeepEqual(got, []string{""}) {
+		t.Fatalf("no --cwd: folders %q, want the default folder's one tab", got)
 	}
 	if _, err := ParseFlags([]string{"stray"}, io.Discard, io.Discard); err == nil {
 		t.Fatal("stray argument accepted")

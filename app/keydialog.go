@@ -257,7 +257,7 @@ type fileModal struct{ d *dialog.FileDialog }
 func (f fileModal) Cancel() { f.d.Hide() }
 func (f fileModal) Submit() {}
 
-func (w *Window) showFileDialog(d *dialog.FileDialog) {
+func (w *Tab) showFileDialog(d *dialog.FileDialog) {
 	m := fileModal{d}
 	d.SetOnClosed(func() { w.modals.remove(m) })
 	d.Show()
@@ -266,7 +266,7 @@ func (w *Window) showFileDialog(d *dialog.FileDialog) {
 
 // message shows a short message with one button, OK, which Enter and Esc
 // both press.
-func (w *Window) message(title, text string) {
+func (w *Tab) message(title, text string) {
 	k := newKeyDialog(w.win, w.modals)
 	label := widget.NewLabel(text)
 	k.build(title, label, dialogAction{label: "OK", isDefault: true, isCancel: true})
@@ -289,7 +289,7 @@ func (k *keyDialog) fitText(label *widget.Label, width float32) {
 // showError reports err in a dialog.
 // showError says what went wrong in a dialog, unless it only means the
 // agent went away: the banner says that, once.
-func (w *Window) showError(err error) {
+func (w *Tab) showError(err error) {
 	if model.AgentGone(err) {
 		return
 	}
@@ -315,7 +315,7 @@ func sentence(text string) string {
 
 // ask shows a question with buttons; the last one is the default (Enter)
 // and a "Cancel" or "Close" one is what Esc presses.
-func (w *Window) ask(title, text string, actions ...dialogAction) *keyDialog {
+func (w *Tab) ask(title, text string, actions ...dialogAction) *keyDialog {
 	k := newKeyDialog(w.win, w.modals)
 	label := widget.NewLabel(text)
 	k.build(title, label, actions...)

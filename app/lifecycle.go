@@ -3,16 +3,40 @@ package app
 import (
 	"fmt"
 	"os"
+	"sync"
 )
 
-// Quit shuts the agent down cleanly and closes the window. It runs once,
-// however many ways (close button, SIGTERM, menu) ask at the same time.
+// requestQuit is the close button and the menu's Quit: with agents
+// working in several tabs it asks once, then quits.
+func (w *Window) requestQuit() {
+	busy := 0
+	for _, t := range w.tabs {
+		if t.working() {
+			busy++
+		}
+	}
+	if busy == 0 || len(w.tabs) < 2 {
+		w.Quit()
+		return
+	}
+	text := fmt.Sprintf("The agents of %d tabs are still working; quitting stops them.", busy)
+	if busy == 1 {
+		text = "The agent of one tab is still working; quitting stops it."
+	}
+	w.current.ask("Quit KnightCode?", text,
+		dialogAction{label: "Cancel", isCancel: true},
+		dialogAction{label: "Quit", isDefault: true, run: w.Quit})
+}
+
+// Quit shuts every tab's agent down cleanly and closes the window. It runs
+// once, however many ways (close button, SIGTERM, menu) ask at the same
+// time.
 func (w *Window) Quit() {
 	w.quitOnce.Do(w.quit)
 }
 
 // quitApp ends Fyne's loop. The loop can also end by itself while the
-// agent shuts down (the X display went away): Fyne then runs this on the
+// agents shut down (the X display went away): Fyne then runs this on the
 // calling goroutine, after GLFW was terminated, where closing the windows
 // panics with "The GLFW library is not initialized". There is nothing left
 // to quit then, and the app is on its way out: the panic is dropped.
@@ -26,35 +50,71 @@ func (w *Window) quitApp() {
 }
 
 func (w *Window) quit() {
-	w.frames.Stop()
-	w.prompt.Editor.StopBlinkTimer()
-	w.tickBash(false)
-	if w.controller != nil {
-		// Off the UI goroutine: shutting down waits for the agent, and for
-		// goroutines that may be waiting for the UI.
-		c := w.controller
-		go func() {
-			w.bg.stop()
-			c.Shutdown()
-			// Once Fyne's loop has ended, fyne.Do would run Quit here, on
-			// a goroutine, after the graphics library is gone.
-			if !w.loopEnded.Load() {
-				uiDo(w.quitApp)
-			}
-		}()
-		return
+	w.reopen.remember(w.tabs)
+	tabs := append([]*Tab(nil), w.tabs...)
+	for _, t := range tabs {
+		t.stopUI()
 	}
+	// Off the UI goroutine: shutting down waits for the agents, and for
+	// goroutines that may be waiting for the UI.
 	go func() {
-		w.bg.stop()
+		shutdownAll(tabs)
+		// Once Fyne's loop has ended, fyne.Do would run Quit here, on a
+		// goroutine, after the graphics library is gone.
 		if !w.loopEnded.Load() {
 			uiDo(w.quitApp)
 		}
 	}()
 }
 
+// shutdown makes sure every agent is gone once the app loop has ended,
+// whichever way it ended.
+func (w *Window) shutdown() {
+	w.loopEnded.Store(true)
+	for _, t := range w.tabs {
+		t.stopUI()
+	}
+	shutdownAll(w.tabs)
+}
+
+// shutdownAll shuts the tabs' agents down side by side: each may take its
+// grace period.
+func shutdownAll(tabs []*Tab) {
+	var wg sync.WaitGroup
+	for _, t := range tabs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t.shutdownAgent()
+		}()
+	}
+	wg.Wait()
+}
+
+// stopUI stops the tab's timers: redraws, the cursor's blink, the clock
+// of running !commands.
+func (w *Tab) stopUI() {
+	w.frames.Stop()
+	w.prompt.Editor.StopBlinkTimer()
+	w.tickBash(false)
+}
+
+// shutdownAgent cancels the tab's background work and waits for it, then
+// stops its agent. It blocks: never on the UI goroutine.
+func (w *Tab) shutdownAgent() {
+	w.bg.stop()
+	w.messages.close()
+	if w.controller != nil {
+		w.controller.Shutdown()
+	}
+}
+
 // do runs f on the UI goroutine, soon; it never waits. Once Fyne's loop
 // has ended it does nothing: Fyne would then run f at once on the calling
 // goroutine, with the window and the graphics library gone.
+func (w *Tab) do(f func()) { w.shell.do(f) }
+
+// do is Tab.do, for the window and its tabs.
 func (w *Window) do(f func()) {
 	if w.loopEnded.Load() {
 		return
@@ -64,22 +124,4 @@ func (w *Window) do(f func()) {
 			f()
 		}
 	})
-}
-
-// shutdown makes sure the agent is gone once the app loop has ended,
-// whichever way it ended: the window's background work is cancelled and
-// waited for, then the agent is stopped.
-func (w *Window) shutdown() {
-	w.loopEnded.Store(true)
-	w.frames.Stop()
-	w.prompt.Editor.StopBlinkTimer()
-	if w.stopBashTick != nil {
-		w.stopBashTick()
-		w.stopBashTick = nil
-	}
-	w.bg.stop()
-	w.messages.close()
-	if w.controller != nil {
-		w.controller.Shutdown()
-	}
 }

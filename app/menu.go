@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fmt"
 	"runtime"
 
 	"fyne.io/fyne/v2"
@@ -19,63 +20,86 @@ func menuItem(label string, action func(), sc fyne.Shortcut) *fyne.MenuItem {
 }
 
 // buildMenu gives every action a place a person can find it, with the
-// shortcuts the prompt editor also forwards.
+// shortcuts the prompt editor also forwards. The actions act on the tab in
+// front.
 func (w *Window) buildMenu() *fyne.MainMenu {
 	ctrl := fyne.KeyModifierShortcutDefault
+	on := w.onTab
 	session := fyne.NewMenu("Session",
-		menuItem("New session", w.actionNewSession, shortcut(fyne.KeyN, ctrl)),
-		menuItem("Open session…", w.actionBrowse, shortcut(fyne.KeyO, ctrl)),
-		menuItem("Rename…", w.actionRename, nil),
+		menuItem("New session", on((*Tab).actionNewSession), shortcut(fyne.KeyN, ctrl)),
+		menuItem("Open session…", on((*Tab).actionBrowse), shortcut(fyne.KeyO, ctrl)),
+		menuItem("Rename…", on((*Tab).actionRename), nil),
 		fyne.NewMenuItemSeparator(),
-		menuItem("Fork from an earlier prompt…", w.actionFork, nil),
-		menuItem("Session tree…", w.actionTree, shortcut(fyne.KeyT, ctrl)),
-		menuItem("Clone", w.actionClone, nil),
+		menuItem("Fork from an earlier prompt…", on((*Tab).actionFork), nil),
+		menuItem("Session tree…", on((*Tab).actionTree), treeShortcut),
+		menuItem("Clone", on((*Tab).actionClone), nil),
 		fyne.NewMenuItemSeparator(),
-		menuItem("Export as HTML…", w.actionExport, shortcut(fyne.KeyE, ctrl)),
-		menuItem("Copy last answer", w.actionCopyLastAnswer, shortcut(fyne.KeyC, ctrl|fyne.KeyModifierShift)),
+		menuItem("Export as HTML…", on((*Tab).actionExport), shortcut(fyne.KeyE, ctrl)),
+		menuItem("Copy last answer", on((*Tab).actionCopyLastAnswer), shortcut(fyne.KeyC, ctrl|fyne.KeyModifierShift)),
+	)
+	tabs := fyne.NewMenu("Tabs",
+		menuItem("New tab", func() { w.NewTab() }, shortcut(fyne.KeyT, ctrl)),
+		menuItem("Close tab", func() { w.closeTab(w.current) }, shortcut(fyne.KeyW, ctrl)),
+		fyne.NewMenuItemSeparator(),
+		menuItem("Next tab", func() { w.step(1) }, shortcut(fyne.KeyTab, fyne.KeyModifierControl)),
+		menuItem("Previous tab", func() { w.step(-1) }, shortcut(fyne.KeyTab, fyne.KeyModifierControl|fyne.KeyModifierShift)),
 	)
 	agent := fyne.NewMenu("Agent",
-		menuItem("Stop (Esc)", w.actionStop, nil),
-		menuItem("Command palette…", w.actionPalette, shortcut(fyne.KeyK, ctrl)),
-		menuItem("Next model", func() { w.shortcut("cycle-model") }, shortcut(fyne.KeyP, ctrl)),
-		menuItem("Compact conversation…", w.actionCompact, nil),
-		menuItem("Agent behaviour…", w.actionModes, nil),
-		menuItem("Abort retry", w.actionAbortRetry, nil),
+		menuItem("Stop (Esc)", on((*Tab).actionStop), nil),
+		menuItem("Command palette…", on((*Tab).actionPalette), shortcut(fyne.KeyK, ctrl)),
+		menuItem("Next model", on(func(t *Tab) { t.shortcut("cycle-model") }), shortcut(fyne.KeyP, ctrl)),
+		menuItem("Compact conversation…", on((*Tab).actionCompact), nil),
+		menuItem("Agent behaviour…", on((*Tab).actionModes), nil),
+		menuItem("Abort retry", on((*Tab).actionAbortRetry), nil),
 		fyne.NewMenuItemSeparator(),
-		menuItem("Restart agent", w.actionRestart, nil),
-		menuItem("Settings…", w.showSettings, shortcut(fyne.KeyComma, ctrl)),
+		menuItem("Restart agent", on((*Tab).actionRestart), nil),
+		menuItem("Settings…", on((*Tab).showSettings), shortcut(fyne.KeyComma, ctrl)),
 	)
 	view := fyne.NewMenu("View",
-		menuItem("Find in conversation…", w.actionFind, shortcut(fyne.KeyF, ctrl)),
+		menuItem("Find in conversation…", on((*Tab).actionFind), shortcut(fyne.KeyF, ctrl)),
 		fyne.NewMenuItemSeparator(),
-		menuItem("Notifications…", w.actionNotifications, nil),
-		menuItem("Extension errors…", w.actionExtensionLog, nil),
+		menuItem("Notifications…", on((*Tab).actionNotifications), nil),
+		menuItem("Extension errors…", on((*Tab).actionExtensionLog), nil),
 	)
-	return fyne.NewMainMenu(session, agent, view)
+	return fyne.NewMainMenu(session, tabs, agent, view)
+}
+
+// treeShortcut opens the session tree: Ctrl+Shift+E, as Ctrl+T opens a
+// tab.
+var treeShortcut = shortcut(fyne.KeyE, fyne.KeyModifierShortcutDefault|fyne.KeyModifierShift)
+
+// tabKeys are the tab shortcuts beside the menu's: Ctrl+PageDown/PageUp
+// step like Ctrl+Tab, Ctrl+1…9 pick a tab.
+func (w *Window) tabKeys() map[fyne.Shortcut]func() {
+	keys := map[fyne.Shortcut]func(){
+		shortcut(fyne.KeyPageDown, fyne.KeyModifierControl): func() { w.step(1) },
+		shortcut(fyne.KeyPageUp, fyne.KeyModifierControl):   func() { w.step(-1) },
+	}
+	for n := 1; n <= 9; n++ {
+		keys[shortcut(fyne.KeyName(fmt.Sprint(n)), fyne.KeyModifierShortcutDefault)] = func() { w.pick(n) }
+	}
+	return keys
 }
 
 // bindShortcuts makes the menu's shortcuts work: macOS menus handle their
-// own, elsewhere the window's canvas must be told, and the prompt editor
-// (which has the focus most of the time) hands over what it does not use.
+// own, elsewhere the window's canvas must be told, and the prompt editors
+// (which have the focus most of the time) hand over what they do not use.
 func (w *Window) bindShortcuts(menu *fyne.MainMenu) {
-	actions := map[string]func(){}
+	w.actions = map[string]func(){}
+	bind := func(sc fyne.Shortcut, action func(), inMenu bool) {
+		w.actions[sc.ShortcutName()] = action
+		if runtime.GOOS != "darwin" || !inMenu {
+			w.win.Canvas().AddShortcut(sc, func(fyne.Shortcut) { action() })
+		}
+	}
 	for _, m := range menu.Items {
 		for _, it := range m.Items {
-			if it.Shortcut == nil || it.Action == nil {
-				continue
-			}
-			action := it.Action
-			actions[it.Shortcut.ShortcutName()] = action
-			if runtime.GOOS != "darwin" {
-				w.win.Canvas().AddShortcut(it.Shortcut, func(fyne.Shortcut) { action() })
+			if it.Shortcut != nil && it.Action != nil {
+				bind(it.Shortcut, it.Action, true)
 			}
 		}
 	}
-	w.prompt.Editor.OnOtherShortcut = func(s fyne.Shortcut) bool {
-		if action := actions[s.ShortcutName()]; action != nil {
-			action()
-			return true
-		}
-		return false
+	for sc, action := range w.tabKeys() {
+		bind(sc, action, false)
 	}
 }

@@ -96,7 +96,7 @@ func (p *paintProbe) wait(w paintWait, rev uint64) {
 }
 
 // AfterPaint implements painter.
-func (w *Window) AfterPaint(f func()) {
+func (w *Tab) AfterPaint(f func()) {
 	var once sync.Once
 	done := func() { once.Do(f) }
 	rev := w.session.Rev()

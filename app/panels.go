@@ -17,7 +17,7 @@ import (
 
 // actionBrowse opens the session browser: this folder's sessions first,
 // all folders on request, search as you type.
-func (w *Window) actionBrowse() {
+func (w *Tab) actionBrowse() {
 	if !w.needAgent() {
 		return
 	}
@@ -99,7 +99,7 @@ func sessionRows(infos []sessionfiles.Info, current string) []model.SessionRow {
 }
 
 // actionTree shows the session as a tree; fork from any user message.
-func (w *Window) actionTree() {
+func (w *Tab) actionTree() {
 	if !w.needAgent() {
 		return
 	}
@@ -126,7 +126,7 @@ type openTree struct {
 	depth  map[string]int
 }
 
-func (w *Window) refreshTree(ot *openTree) {
+func (w *Tab) refreshTree(ot *openTree) {
 	type tree struct {
 		roots []rpcconn.TreeNode
 		leaf  string
@@ -154,7 +154,7 @@ func (w *Window) refreshTree(ot *openTree) {
 }
 
 // followTree appends the entries added since the tree was drawn.
-func (w *Window) followTree() {
+func (w *Tab) followTree() {
 	ot := w.tree
 	if ot == nil || ot.lastID == "" || w.controller == nil {
 		return
@@ -201,7 +201,7 @@ func lastAppended(roots []rpcconn.TreeNode) string {
 }
 
 // actionPalette lists the app's actions and the agent's commands.
-func (w *Window) actionPalette() {
+func (w *Tab) actionPalette() {
 	items := w.appActions()
 	run := map[string]func(){}
 	for _, a := range items {
@@ -220,7 +220,7 @@ func (w *Window) actionPalette() {
 		}
 		// An agent command: into the editor, to add arguments and send.
 		w.prompt.Editor.SetTextCursorAtEnd(it.Title + " ")
-		w.win.Canvas().Focus(w.prompt.Editor)
+		w.focusEditor()
 	}
 	w.palette.Show(w.win.Canvas())
 }
@@ -230,7 +230,7 @@ type appAction struct {
 	run  func()
 }
 
-func (w *Window) appActions() []appAction {
+func (w *Tab) appActions() []appAction {
 	a := func(id, title, detail, sc string, run func()) appAction {
 		return appAction{model.PaletteItem{ID: "app:" + id, Title: title, Detail: detail, Source: "app", Shortcut: sc}, run}
 	}
@@ -240,7 +240,11 @@ func (w *Window) appActions() []appAction {
 		a("open", "Open session…", "Browse and resume saved sessions", "Ctrl+O", w.actionBrowse),
 		a("rename", "Rename session…", "Give this session a name", "", w.actionRename),
 		a("fork", "Fork from an earlier prompt…", "Branch the conversation", "", w.actionFork),
-		a("tree", "Session tree…", "See every branch", "Ctrl+T", w.actionTree),
+		a("tree", "Session tree…", "See every branch", "Ctrl+Shift+E", w.actionTree),
+		a("new-tab", "New tab", "Another session with its own agent, in this folder", "Ctrl+T", func() { w.shell.NewTab() }),
+		a("close-tab", "Close tab", "Stop this tab's agent", "Ctrl+W", func() { w.shell.closeTab(w) }),
+		a("next-tab", "Next tab", "", "Ctrl+Tab", func() { w.shell.step(1) }),
+		a("previous-tab", "Previous tab", "", "Ctrl+Shift+Tab", func() { w.shell.step(-1) }),
 		a("clone", "Clone session", "Copy this branch into a new session", "", w.actionClone),
 		a("export", "Export as HTML…", "Save the transcript to share", "Ctrl+E", w.actionExport),
 		a("copy", "Copy last answer", "", "Ctrl+Shift+C", w.actionCopyLastAnswer),
@@ -259,7 +263,7 @@ func (w *Window) appActions() []appAction {
 
 // loadCommands fetches the agent's commands for the palette and the "/"
 // completion.
-func (w *Window) loadCommands() {
+func (w *Tab) loadCommands() {
 	if w.controller == nil {
 		return
 	}
@@ -280,15 +284,15 @@ func (w *Window) loadCommands() {
 	})
 }
 
-func (w *Window) actionNotifications() {
+func (w *Tab) actionNotifications() {
 	w.showNoticeList("Notifications", w.toasts.History())
 }
 
-func (w *Window) actionExtensionLog() {
+func (w *Tab) actionExtensionLog() {
 	w.showNoticeList("Extension errors", w.extErrors)
 }
 
-func (w *Window) showNoticeList(title string, notices []model.Notice) {
+func (w *Tab) showNoticeList(title string, notices []model.Notice) {
 	k := newKeyDialog(w.win, w.modals)
 	list := status.NewNotificationList()
 	list.OnClose = k.Cancel
@@ -309,7 +313,7 @@ func (w *Window) showNoticeList(title string, notices []model.Notice) {
 
 // preview reads the last messages of the session at path from its file,
 // on a worker, for the browser; nothing goes to the agent.
-func (w *Window) preview(path string, show func(path string, msgs []model.PreviewMessage, err error)) {
+func (w *Tab) preview(path string, show func(path string, msgs []model.PreviewMessage, err error)) {
 	c := w.controller
 	w.bg.Go(func(ctx context.Context) {
 		local, err := c.SessionFile(ctx, path)

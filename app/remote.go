@@ -40,7 +40,7 @@ func remoteStart(spec remote.Spec) startInfo {
 }
 
 // connectRemote starts the agent on the --ssh host.
-func (w *Window) connectRemote(spec remote.Spec) {
+func (w *Tab) connectRemote(spec remote.Spec) {
 	w.started = remoteStart(spec)
 	mirror := cacheDir("remote-sessions", safeName(spec.Host.Name()))
 	w.controller = model.NewRemoteController(w.session, w, spec, mirror)
@@ -48,7 +48,7 @@ func (w *Window) connectRemote(spec remote.Spec) {
 
 // where names the working folder in the header and the title: the folder,
 // on a host when the agent runs on one.
-func (w *Window) where(full bool) string {
+func (w *Tab) where(full bool) string {
 	dir := w.started.dir
 	var spec remote.Spec
 	onHost := false
@@ -93,7 +93,7 @@ func safeName(s string) string {
 
 // openAgentFile opens a file the agent named (a tool's full output): here,
 // or copied from the host first.
-func (w *Window) openAgentFile(path string) {
+func (w *Tab) openAgentFile(path string) {
 	if _, onHost := w.controller.Remote(); !onHost {
 		w.openPath(path)
 		return

@@ -86,7 +86,7 @@ func TestWindowAgentOverSSH(t *testing.T) {
 		t.Fatalf("fetched %s: %q, %v", fetched, data, err)
 	}
 
-	w.shutdown()
+	w.shell.shutdown()
 	testsupport.Eventually(t, "no agent left on the host", func() bool {
 		for _, p := range sshtest.Descendants(srv.PID()) {
 			if pr, ok := sshtest.ReadProc(p); ok && pr.Comm != "sshd" && pr.Comm != "sshd-session" {

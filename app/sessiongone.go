@@ -17,7 +17,7 @@ import (
 
 // openSession opens a session from the browser: at once when its folder
 // is there, else after asking what to do instead.
-func (w *Window) openSession(info sessionfiles.Info) {
+func (w *Tab) openSession(info sessionfiles.Info) {
 	if _, remote := w.controller.Remote(); remote {
 		// The folders, and the copy that would stand in for a gone one,
 		// are on the host: the agent there says what it cannot open.
@@ -39,14 +39,14 @@ func (w *Window) openSession(info sessionfiles.Info) {
 // whose folder is gone (opened some other way than the browser, or the
 // folder went after the browser listed it). It runs on a controller
 // goroutine.
-func (w *Window) SessionFolderGone(path string) {
+func (w *Tab) SessionFolderGone(path string) {
 	info := sessionfiles.Describe(path)
 	w.do(func() { w.openSession(info) })
 }
 
 // offerGoneFolder says a session's folder is gone and offers a copy in
 // this folder (the default) or a read-only view.
-func (w *Window) offerGoneFolder(info sessionfiles.Info, cwd string) {
+func (w *Tab) offerGoneFolder(info sessionfiles.Info, cwd string) {
 	here := w.controller.WorkDir()
 	title := sessionTitle(info)
 	w.ask("This session's folder is gone",
@@ -58,7 +58,7 @@ func (w *Window) offerGoneFolder(info sessionfiles.Info, cwd string) {
 }
 
 // openSessionCopy copies the session into this folder and opens the copy.
-func (w *Window) openSessionCopy(path string) {
+func (w *Tab) openSessionCopy(path string) {
 	here := w.controller.WorkDir()
 	w.bg.Go(func(context.Context) {
 		dst, err := sessionfiles.CopyToFolder(path, here)
@@ -76,7 +76,7 @@ func (w *Window) openSessionCopy(path string) {
 // viewSessionReadOnly shows a session's conversation, read from its file,
 // in a window of its own: nothing goes to the agent. Esc or Close closes
 // it; it offers the copy too.
-func (w *Window) viewSessionReadOnly(info sessionfiles.Info, cwd string) {
+func (w *Tab) viewSessionReadOnly(info sessionfiles.Info, cwd string) {
 	w.bg.Go(func(context.Context) {
 		msgs, err := sessionfiles.ReadTranscript(info.Path)
 		w.do(func() {

@@ -17,7 +17,7 @@ import (
 // rebuilt and a missing one built. All of it runs on the window's workers,
 // never on the UI goroutine.
 type messageSearch struct {
-	w *Window
+	w *Tab
 
 	mu sync.Mutex
 	// opened is closed when idx (or err) is set.

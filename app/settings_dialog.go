@@ -32,7 +32,7 @@ var textSizes = []struct {
 // agent starts next, which Save offers to do at once; theme, text size and
 // the cursor apply at once. Enter saves (Ctrl+Enter in the arguments), Esc
 // cancels, the arrows pick a theme or size.
-func (w *Window) showSettings() {
+func (w *Tab) showSettings() {
 	k := newKeyDialog(w.win, w.modals)
 	agent := kit.NewDialogEntry(k.Keys())
 	agent.SetText(w.settings.AgentPath)

@@ -58,8 +58,8 @@ func TestWindowShutdownStopsItsQueries(t *testing.T) {
 	}
 	uiDoAndWait = uiDo
 	start := time.Now()
-	w.loopEnded.Store(true) // as Run does when Fyne's loop returns
-	w.shutdown()
+	w.shell.loopEnded.Store(true) // as Run does when Fyne's loop returns
+	w.shell.shutdown()
 	if d := time.Since(start); d > 5*time.Second {
 		t.Fatalf("stopping the window's queries took %v: they were not cancelled", d)
 	}

@@ -75,7 +75,7 @@ func TestResolveStartSaysWhereValuesCameFrom(t *testing.T) {
 }
 
 // settingsTexts is every label's text in the dialog in front.
-func settingsTexts(w *Window) string {
+func settingsTexts(w *Tab) string {
 	var texts []string
 	onUI(func() {
 		var walk func(o fyne.CanvasObject)

@@ -17,6 +17,7 @@ var welcomeKeys = [][2]string{
 	{"Ctrl+K", "command palette: everything the window can do"},
 	{"Ctrl+O", "open a session"},
 	{"Ctrl+F", "find in the conversation"},
+	{"Ctrl+T", "a new tab with its own agent; Ctrl+Tab goes to the next"},
 	{"/", "the agent's commands and prompt templates"},
 }
 
@@ -28,7 +29,7 @@ type recentSessions struct {
 
 // loadRecent lists the folder's sessions for the first screen, once the
 // agent is ready and only while the conversation is empty.
-func (w *Window) loadRecent() {
+func (w *Tab) loadRecent() {
 	if w.controller == nil || len(w.drawn.Items) > 0 {
 		return
 	}
@@ -54,7 +55,7 @@ func (w *Window) loadRecent() {
 // updateWelcome shows the first screen while the conversation is empty,
 // once the agent has loaded what it had: a session opened at start must
 // not flash the first screen before its transcript.
-func (w *Window) updateWelcome(v model.View) {
+func (w *Tab) updateWelcome(v model.View) {
 	if len(v.Items) > 0 || !w.ready {
 		if w.welcome.Visible() {
 			w.welcome.Hide()
@@ -66,7 +67,7 @@ func (w *Window) updateWelcome(v model.View) {
 }
 
 // openRecent opens a session the first screen offered.
-func (w *Window) openRecent(path string) {
+func (w *Tab) openRecent(path string) {
 	for _, in := range w.recent.infos {
 		if in.Path == path {
 			w.openSession(in)
@@ -76,7 +77,7 @@ func (w *Window) openRecent(path string) {
 }
 
 // welcomeInfo is what the first screen says now.
-func (w *Window) welcomeInfo(v model.View) model.WelcomeInfo {
+func (w *Tab) welcomeInfo(v model.View) model.WelcomeInfo {
 	info := model.WelcomeInfo{
 		Folder:       w.where(false),
 		FolderPath:   w.where(true),

@@ -26,13 +26,13 @@ import (
 // openTestWindow opens the real main window in Fyne's test driver against
 // the fake agent (this test binary re-run as a child); log receives every
 // line the window sent to the agent.
-func openTestWindow(t *testing.T, agentArgs ...string) (*Window, string) {
+func openTestWindow(t *testing.T, agentArgs ...string) (*Tab, string) {
 	t.Helper()
 	return openTestWindowIn(t, t.TempDir(), agentArgs...)
 }
 
 // openTestWindowIn is openTestWindow with the agent working in dir.
-func openTestWindowIn(t *testing.T, dir string, agentArgs ...string) (*Window, string) {
+func openTestWindowIn(t *testing.T, dir string, agentArgs ...string) (*Tab, string) {
 	t.Helper()
 	t.Setenv(rpctest.EnvChild, "1")
 	path, _ := rpctest.Command()
@@ -42,20 +42,20 @@ func openTestWindowIn(t *testing.T, dir string, agentArgs ...string) (*Window, s
 
 // openWindowWith opens a window started with flags and waits until its
 // agent is connected.
-func openWindowWith(t *testing.T, flags Flags) *Window {
+func openWindowWith(t *testing.T, flags Flags) *Tab {
 	t.Helper()
 	serializeUI(t)
 	a := test.NewTempApp(t)
 	// The app's own theme, as Run sets it: the test driver's theme has no
 	// bold monospace font, which a !command's line uses.
 	a.Settings().SetTheme(newAppTheme(Settings{}))
-	var w *Window
+	var w *Tab
 	onUI(func() {
-		w = NewWindow(a, flags)
+		w = NewWindow(a, flags).Current()
 		w.win.Resize(fyne.NewSize(1100, 760))
 	})
 	t.Cleanup(func() {
-		w.shutdown()
+		w.shell.shutdown()
 		onUI(w.win.Close)
 	})
 	testsupport.Eventually(t, "connected", func() bool { return w.session.View(nil).Conn == model.ConnReady && len(w.session.Models()) > 0 })
@@ -108,7 +108,7 @@ func sentOfType(t *testing.T, log, typ string) []map[string]any {
 	return out
 }
 
-func typeAndSend(w *Window, text string) {
+func typeAndSend(w *Tab, text string) {
 	onUI(func() {
 		test.Type(w.prompt.Editor, text)
 		w.prompt.Editor.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
@@ -116,7 +116,7 @@ func typeAndSend(w *Window, text string) {
 }
 
 // drawn draws the session's latest state and returns it.
-func drawn(w *Window) model.View {
+func drawn(w *Tab) model.View {
 	var v model.View
 	onUI(func() {
 		w.draw()
@@ -125,7 +125,7 @@ func drawn(w *Window) model.View {
 	return v
 }
 
-func settledReply(w *Window) bool {
+func settledReply(w *Tab) bool {
 	v := drawn(w)
 	if v.Running || len(v.Items) == 0 {
 		return false
@@ -325,7 +325,7 @@ func TestWindowWarnsBeforeImagesToTextModel(t *testing.T) {
 }
 
 // readyCount is how many attachments are loaded, or -1 while some load.
-func readyCount(w *Window) int {
+func readyCount(w *Tab) int {
 	n := -1
 	onUI(func() {
 		if _, imgs, loading := w.readyImages(); !loading {
@@ -335,7 +335,7 @@ func readyCount(w *Window) int {
 	return n
 }
 
-func overlays(w *Window) (n int) {
+func overlays(w *Tab) (n int) {
 	onUI(func() { n = len(w.win.Canvas().Overlays().List()) })
 	return n
 }

@@ -434,8 +434,7 @@ func (c *Conn) waitLoop() {
 	for _, p := range pending {
 		p.finish(nil, &ExitError{Exit: exit})
 	}
-	c.events.put(exit)
-	c.events.close()
+	c.events.closeWith(exit)
 	close(c.done)
 }
 

@@ -36,6 +36,22 @@ func (m *mailbox[T]) put(v T) {
 func (m *mailbox[T]) close() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.closeLocked()
+}
+
+// closeWith puts the last item and closes in one step, so a consumer that
+// takes the last item also learns that nothing follows it.
+func (m *mailbox[T]) closeWith(last T) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return
+	}
+	m.items = append(m.items, last)
+	m.closeLocked()
+}
+
+func (m *mailbox[T]) closeLocked() {
 	if !m.closed {
 		m.closed = true
 		close(m.ready)

@@ -1089,17 +1089,23 @@ func (r *raRun) step5bEdit() {
 	if got, _ := os.ReadFile(path); string(got) != after {
 		t.Fatalf("pi left zebra.txt as %q", got)
 	}
+	// The card first shows the diff computed from the call's arguments and
+	// then pi's own, which may lay the sidebar out anew: wait for the end of
+	// the turn, then read the words and sample the tints from one screenshot.
 	// (The small "Copy diff" link does not read reliably; the widget tests
 	// cover it.)
-	words := r.waitScreen("edit-diff", "the edit's card with pi's diff (stripes: black, stripes: white)", r.sidebar,
+	r.waitIdle("the edit turn")
+	words, shot, ok := r.tryScreen(raWait, "the edit's card with pi's diff", r.sidebar,
 		func(ws []wintest.Word) bool { return raCount(ws, "stripes:") >= 2 && raAll("black", "white")(ws) })
+	if !ok {
+		t.Fatalf("the sidebar did not show the edit's card with pi's diff (stripes: black, stripes: white); screenshot %s; OCR read: %s",
+			r.keep(shot, "FAILED-edit-diff"), wintest.Text(words))
+	}
+	r.keep(shot, "edit-diff")
 	t.Logf("sidebar read: %s", wintest.Text(words))
-	shot := r.shotPath()
+	img, err := raLoadPNG(shot)
+	r.must(err, "reading the screenshot")
 	g := r.sidebar()
-	img, err := r.importRegion(g)
-	r.must(err, "grabbing the sidebar")
-	r.must(raSavePNG(shot, img), "saving the sidebar")
-	r.keep(shot, "edit-diff-rows")
 	// Each changed row is tinted across the card: sample its right end,
 	// past the text.
 	for _, c := range []struct {
@@ -1112,9 +1118,9 @@ func (r *raRun) step5bEdit() {
 		}
 		_, cy := w.Center()
 		var rs, gs, k int
-		for x := g.W - 60; x < g.W-30; x++ {
-			px := img.RGBAAt(img.Bounds().Min.X+x, img.Bounds().Min.Y+cy-g.Y)
-			rs, gs, k = rs+int(px.R), gs+int(px.G), k+1
+		for x := g.X + g.W - 60; x < g.X+g.W-30; x++ {
+			cr, cg, _, _ := img.At(x, cy).RGBA()
+			rs, gs, k = rs+int(cr>>8), gs+int(cg>>8), k+1
 		}
 		rs, gs = rs/k, gs/k
 		if c.red && rs < gs+12 || !c.red && gs < rs+12 {
@@ -1122,17 +1128,16 @@ func (r *raRun) step5bEdit() {
 				map[bool]string{true: "red", false: "green"}[c.red], shot)
 		}
 	}
-	r.waitIdle("the edit turn")
 }
 
-// raSavePNG writes img to path.
-func raSavePNG(path string, img image.Image) error {
-	f, err := os.Create(path)
+// raLoadPNG reads a screenshot.
+func raLoadPNG(path string) (image.Image, error) {
+	f, err := os.Open(path)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer f.Close()
-	return png.Encode(f, img)
+	return png.Decode(f)
 }
 
 // step6DropImage: a PNG dragged from a GTK window onto the app's window

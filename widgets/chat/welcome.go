@@ -25,9 +25,11 @@ const welcomeRecent = 5
 type Welcome struct {
 	widget.BaseWidget
 
-	// OnOpen opens a recent session by its file; OnBrowse shows them all.
-	OnOpen   func(path string)
-	OnBrowse func()
+	// OnOpen opens a recent session by its file; OnBrowse shows them all;
+	// OnChooseFolder, when set, offers another folder to work in.
+	OnOpen         func(path string)
+	OnBrowse       func()
+	OnChooseFolder func()
 
 	shown model.WelcomeInfo
 	box   *fyne.Container
@@ -61,6 +63,12 @@ func (w *Welcome) build(info model.WelcomeInfo) []fyne.CanvasObject {
 		widget.NewFormItem("Agent", factLabel(orUnknown(info.Agent, "starting…"))),
 	)
 	objs = append(objs, facts)
+	if w.OnChooseFolder != nil {
+		other := widget.NewButtonWithIcon("Work in another folder…", theme.FolderOpenIcon(), w.OnChooseFolder)
+		other.Importance = widget.LowImportance
+		other.Alignment = widget.ButtonAlignLeading
+		objs = append(objs, other)
+	}
 
 	objs = append(objs, sectionTitle("Recent sessions in this folder"))
 	switch {

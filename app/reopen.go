@@ -1,0 +1,103 @@
+package app
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// openTabsKey holds the tabs open when the app last quit.
+const openTabsKey = "openTabs"
+
+// savedTab is a tab to reopen: how its agent was started and its session
+// file.
+type savedTab struct {
+	Flags   Flags  `json:"flags"`
+	Session string `json:"session,omitempty"`
+}
+
+// reopenBar offers, at start, to reopen the tabs that were open when the
+// app last quit, when there were several (one session is a click away on
+// the first screen's recent list).
+type reopenBar struct {
+	w     *Window
+	box   *fyne.Container
+	text  *widget.Label
+	saved []savedTab
+}
+
+func newReopenBar(w *Window) *reopenBar {
+	r := &reopenBar{w: w, text: widget.NewLabel("")}
+	reopen := widget.NewButtonWithIcon("Reopen", theme.ContentUndoIcon(), r.reopen)
+	reopen.Importance = widget.HighImportance
+	dismiss := widget.NewButtonWithIcon("", theme.CancelIcon(), r.dismiss)
+	dismiss.Importance = widget.LowImportance
+	r.box = container.NewBorder(nil, nil, nil, container.NewHBox(reopen, dismiss), r.text)
+	r.box.Hide()
+	return r
+}
+
+// offer shows the bar when tabs were saved and the command line asked for
+// no folders of its own.
+func (r *reopenBar) offer(flags Flags) {
+	prefs := r.w.app.Preferences()
+	if err := json.Unmarshal([]byte(prefs.String(openTabsKey)), &r.saved); err != nil || len(r.saved) < 2 || len(flags.Dirs) > 1 {
+		r.saved = nil
+		return
+	}
+	r.text.SetText(fmt.Sprintf("%d tabs were open when KnightCode last quit.", len(r.saved)))
+	r.box.Show()
+}
+
+// reopen opens the saved tabs; the fresh tab the app started with goes if
+// nothing happened in it yet.
+func (r *reopenBar) reopen() {
+	fresh := r.w.current
+	var first *Tab
+	for _, s := range r.saved {
+		f := s.Flags
+		f.Dirs = nil
+		f.AgentArgs = withoutSessionArgs(f.AgentArgs)
+		if s.Session != "" {
+			f.AgentArgs = append(f.AgentArgs, "--session", s.Session)
+		}
+		t := r.w.openTab(f, false)
+		if first == nil {
+			first = t
+		}
+	}
+	r.dismiss()
+	if first != nil {
+		r.w.show(first)
+	}
+	if fresh != nil && len(fresh.drawn.Items) == 0 && !fresh.working() {
+		r.w.removeTab(fresh)
+	}
+}
+
+func (r *reopenBar) dismiss() {
+	r.saved = nil
+	r.box.Hide()
+}
+
+// remember saves the open tabs for the next start.
+func (r *reopenBar) remember(tabs []*Tab) {
+	var saved []savedTab
+	for _, t := range tabs {
+		f := t.flags
+		f.Dirs = nil
+		f.AgentArgs = withoutSessionArgs(f.AgentArgs)
+		if _, remote := remoteSpec(f); !remote && t.started.dir != "" {
+			f.Dir = t.started.dir
+		}
+		saved = append(saved, savedTab{Flags: f, Session: t.session.SessionFile()})
+	}
+	data, err := json.Marshal(saved)
+	if err == nil {
+		r.w.app.Preferences().SetString(openTabsKey, string(data))
+	}
+}

@@ -1,0 +1,247 @@
+package app
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"knightcode.ai/desktop/internal/testsupport"
+	"knightcode.ai/desktop/model"
+	"knightcode.ai/desktop/rpcconn/rpctest"
+)
+
+// openTabsIn opens the window with a tab for each folder, the fake agent
+// logging what it reads to agent-stdin.log in its own folder.
+func openTabsIn(t *testing.T, dirs []string, agentArgs ...string) *Window {
+	t.Helper()
+	t.Setenv(rpctest.EnvChild, "1")
+	path, _ := rpctest.Command()
+	flags := Flags{Agent: path, Dir: dirs[0], Dirs: dirs, AgentArgs: append([]string{"--fake-log=agent-stdin.log"}, agentArgs...)}
+	w := openWindowWith(t, flags).shell
+	for _, tab := range w.Tabs() {
+		testsupport.Eventually(t, "every tab connected", func() bool { return tab.session.View(nil).Conn == model.ConnReady })
+	}
+	return w
+}
+
+// tempDirs makes n empty folders, named as the tabs' labels show them.
+func tempDirs(t *testing.T, names ...string) []string {
+	var out []string
+	for _, n := range names {
+		d := filepath.Join(t.TempDir(), n)
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// agentsIn counts the processes working in dir: the agents a tab there
+// started (Linux's /proc tells a process's working folder).
+func agentsIn(t *testing.T, dir string) int {
+	t.Helper()
+	procs, err := filepath.Glob("/proc/[0-9]*/cwd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, p := range procs {
+		if target, err := os.Readlink(p); err == nil && target == dir && filepath.Dir(p) != "/proc/"+strconv.Itoa(os.Getpid()) {
+			n++
+		}
+	}
+	return n
+}
+
+func promptsIn(t *testing.T, dir string) []string {
+	var out []string
+	for _, r := range sentOfType(t, filepath.Join(dir, "agent-stdin.log"), "prompt") {
+		out = append(out, r["message"].(string))
+	}
+	return out
+}
+
+func current(w *Window) (t *Tab) {
+	onUI(func() { t = w.current })
+	return t
+}
+
+// TestTabsEachTalkToTheirOwnAgent: two folders, two tabs, two agents; a
+// prompt typed in each reaches that tab's agent only; Ctrl+T opens a
+// third in the current folder, Ctrl+Tab and Ctrl+1…9 move between them,
+// Ctrl+W closes one and its agent ends.
+func TestTabsEachTalkToTheirOwnAgent(t *testing.T) {
+	dirs := tempDirs(t, "alpha", "beta")
+	w := openTabsIn(t, dirs)
+	tabs := w.Tabs()
+	if len(tabs) != 2 || current(w) != tabs[0] {
+		t.Fatalf("%d tabs, want one per folder with the first in front", len(tabs))
+	}
+	onUI(func() {
+		if !w.bar.Visible() || len(w.bar.Items) != 2 {
+			t.Errorf("tab bar visible=%v with %d items, want it showing both", w.bar.Visible(), len(w.bar.Items))
+		}
+		if w.area.Objects[0] != tabs[0].view {
+			t.Error("the canvas holds something else than the first tab")
+		}
+	})
+	typeAndSend(tabs[0], "question for alpha")
+	testsupport.Eventually(t, "alpha's reply", func() bool { return settledReply(tabs[0]) })
+
+	onUI(func() { w.runShortcut(shortcut(fyne.KeyTab, fyne.KeyModifierControl)) })
+	if current(w) != tabs[1] {
+		t.Fatal("Ctrl+Tab did not bring the second tab forward")
+	}
+	var focused fyne.Focusable
+	var title string
+	onUI(func() { focused, title = w.win.Canvas().Focused(), w.win.Title() })
+	if focused != tabs[1].prompt.Editor {
+		t.Fatalf("after the switch the keyboard is on %T, not the second tab's editor", focused)
+	}
+	if !strings.Contains(title, "beta") {
+		t.Fatalf("window title %q, want the second tab's folder", title)
+	}
+	typeAndSend(tabs[1], "question for beta")
+	testsupport.Eventually(t, "beta's reply", func() bool { return settledReply(tabs[1]) })
+	if a, b := promptsIn(t, dirs[0]), promptsIn(t, dirs[1]); len(a) != 1 || a[0] != "question for alpha" || len(b) != 1 || b[0] != "question for beta" {
+		t.Fatalf("alpha's agent got %q, beta's %q", a, b)
+	}
+	var labels []string
+	onUI(func() {
+		for _, it := range w.bar.Items {
+			labels = append(labels, it.Text)
+		}
+	})
+	if labels[0] != "question for alpha — alpha" || labels[1] != "question for beta — beta" {
+		t.Fatalf("tab labels %q, want the first prompt's words and the folder", labels)
+	}
+
+	onUI(func() { w.runShortcut(shortcut(fyne.KeyT, fyne.KeyModifierShortcutDefault)) })
+	third := current(w)
+	if len(w.Tabs()) != 3 || third == tabs[0] || third == tabs[1] {
+		t.Fatal("Ctrl+T did not open a third tab in front")
+	}
+	testsupport.Eventually(t, "the new tab's agent", func() bool { return third.session.View(nil).Conn == model.ConnReady })
+	if third.started.dir != dirs[1] || agentsIn(t, dirs[1]) != 2 {
+		t.Fatalf("the new tab works in %q with %d agents there, want beta's folder and a second agent", third.started.dir, agentsIn(t, dirs[1]))
+	}
+	onUI(func() { w.runShortcut(shortcut(fyne.Key1, fyne.KeyModifierShortcutDefault)) })
+	if current(w) != tabs[0] {
+		t.Fatal("Ctrl+1 did not pick the first tab")
+	}
+	onUI(func() { w.runShortcut(shortcut(fyne.KeyPageUp, fyne.KeyModifierControl)) })
+	if current(w) != third {
+		t.Fatal("Ctrl+PageUp from the first tab did not go round to the last")
+	}
+	onUI(func() { w.runShortcut(shortcut(fyne.KeyW, fyne.KeyModifierShortcutDefault)) })
+	if len(w.Tabs()) != 2 || current(w) == third {
+		t.Fatalf("Ctrl+W left %d tabs", len(w.Tabs()))
+	}
+	testsupport.Eventually(t, "the closed tab's agent gone", func() bool { return agentsIn(t, dirs[1]) == 1 })
+	onUI(func() { w.closeTab(tabs[1]) })
+	testsupport.Eventually(t, "beta's agents gone", func() bool { return agentsIn(t, dirs[1]) == 0 })
+	onUI(func() {
+		if w.bar.Visible() {
+			t.Error("the tab bar still shows with one tab left")
+		}
+	})
+	if agentsIn(t, dirs[0]) != 1 {
+		t.Fatal("closing the other tabs took alpha's agent too")
+	}
+}
+
+// TestTabsBackgroundDialogWaits: a dialog asked by a tab behind the
+// current one does not show, nor take the keyboard; its tab is marked as
+// needing the user; it opens when that tab comes forward and its answer
+// goes to that tab's agent. One whose timeout passed while it waited
+// never shows.
+func TestTabsBackgroundDialogWaits(t *testing.T) {
+	dirs := tempDirs(t, "front", "back")
+	w := openTabsIn(t, dirs)
+	front, back := w.Tabs()[0], w.Tabs()[1]
+	onUI(func() { back.controller.Send("please [[ext:confirm]]", nil, false, func() {}) })
+	testsupport.Eventually(t, "the background dialog queued", func() bool {
+		var waiting bool
+		onUI(func() { waiting = back.dialogs.Waiting() })
+		return waiting
+	})
+	var overlays int
+	var focused fyne.Focusable
+	var mark tabMark
+	onUI(func() {
+		overlays, focused, mark = len(w.win.Canvas().Overlays().List()), w.win.Canvas().Focused(), back.mark
+	})
+	if overlays != 0 || focused != front.prompt.Editor {
+		t.Fatalf("a background dialog shows (%d overlays) or took the keyboard (%T)", overlays, focused)
+	}
+	if mark != markNeedsYou {
+		t.Fatalf("the background tab's mark is %d, want needs-you", mark)
+	}
+	typeAndSend(front, "still typing here")
+	testsupport.Eventually(t, "front's reply", func() bool { return settledReply(front) })
+
+	onUI(func() { w.show(back) })
+	onUI(func() { test.Tap(findButton(t, w.win, "Yes")) })
+	testsupport.Eventually(t, "the answer reached the back tab's agent", func() bool {
+		return len(sentOfType(t, filepath.Join(dirs[1], "agent-stdin.log"), "extension_ui_response")) == 1
+	})
+	if n := len(sentOfType(t, filepath.Join(dirs[0], "agent-stdin.log"), "extension_ui_response")); n != 0 {
+		t.Fatalf("the front tab's agent got %d dialog answers", n)
+	}
+
+	// Behind again, a dialog with a short timeout outlives its wait.
+	onUI(func() { w.show(front) })
+	onUI(func() { back.controller.Send("quick [[ext:confirm:timeout=300]]", nil, false, func() {}) })
+	testsupport.Eventually(t, "the timed dialog queued", func() bool {
+		var waiting bool
+		onUI(func() { waiting = back.dialogs.Waiting() })
+		return waiting
+	})
+	time.Sleep(400 * time.Millisecond) // the agent's own timeout, not a wait for the app
+	onUI(func() { w.show(back) })
+	onUI(func() { overlays = len(w.win.Canvas().Overlays().List()) })
+	if overlays != 0 {
+		t.Fatal("a dialog whose timeout passed while it waited opened anyway")
+	}
+	if n := len(sentOfType(t, filepath.Join(dirs[1], "agent-stdin.log"), "extension_ui_response")); n != 1 {
+		t.Fatalf("%d answers sent, want only the first dialog's", n)
+	}
+}
+
+// TestTabsQuitAsksOnceAndLeavesNoAgent: with agents working in two of
+// three tabs, quitting asks once; Quit ends every agent.
+func TestTabsQuitAsksOnceAndLeavesNoAgent(t *testing.T) {
+	dirs := tempDirs(t, "one", "two", "three")
+	w := openTabsIn(t, dirs, "--fake-delay=100ms")
+	tabs := w.Tabs()
+	onUI(func() {
+		tabs[0].controller.Send("busy [[long:400]]", nil, false, func() {})
+		tabs[2].controller.Send("busy too [[long:400]]", nil, false, func() {})
+	})
+	testsupport.Eventually(t, "two tabs working", func() bool {
+		return drawn(tabs[0]).Running && drawn(tabs[2]).Running
+	})
+	// Ctrl+W on a working tab asks; Cancel keeps it.
+	onUI(func() { w.closeTab(tabs[2]) })
+	onUI(func() { test.Tap(findButton(t, w.win, "Cancel")) })
+	if len(w.Tabs()) != 3 || agentsIn(t, dirs[2]) != 1 {
+		t.Fatalf("%d tabs left after Cancel", len(w.Tabs()))
+	}
+	onUI(w.requestQuit)
+	var overlays int
+	onUI(func() { overlays = len(w.win.Canvas().Overlays().List()) })
+	if overlays != 1 {
+		t.Fatalf("%d dialogs on quit, want one question", overlays)
+	}
+	onUI(func() { test.Tap(findButton(t, w.win, "Quit")) })
+	for _, d := range dirs {
+		testsupport.Eventually(t, "no agent left in "+filepath.Base(d), func() bool { return agentsIn(t, d) == 0 })
+	}
+}
