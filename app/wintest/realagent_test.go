@@ -135,6 +135,8 @@ type raRun struct {
 	shotN   int
 	scratch int
 	timings []string
+	// moreDirs are the folders of the tabs beside the first.
+	moreDirs []string
 }
 
 func TestRealAgentWindow(t *testing.T) {
@@ -166,8 +168,9 @@ func TestRealAgentWindow(t *testing.T) {
 }
 
 // raSetup checks what the suite needs, builds the app and starts it against
-// pi and the model server.
-func raSetup(t *testing.T) *raRun {
+// pi and the model server: a tab in pi's work folder, and one more in a
+// new folder of that name for each of moreFolders.
+func raSetup(t *testing.T, moreFolders ...string) *raRun {
 	e2e := os.Getenv("KNIGHTCODE_E2E") == "1"
 	need := func(ok bool, format string, args ...any) {
 		t.Helper()
@@ -235,6 +238,13 @@ func raSetup(t *testing.T) *raRun {
 	r.env = pienv.Setup(t, r.srv.URL(), pienv.WithExtension(pienv.UIExtension(t)),
 		pienv.WithExtension(stderrExt), pienv.WithSessionDir(""))
 
+	for _, name := range moreFolders {
+		dir := filepath.Join(r.dir, name)
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		r.moreDirs = append(r.moreDirs, dir)
+	}
 	bin := r.buildApp()
 	r.startApp(bin)
 	t.Cleanup(r.cleanup)
@@ -297,7 +307,11 @@ func (r *raRun) startApp(bin string) {
 	if xa := os.Getenv("XAUTHORITY"); xa != "" {
 		env = append(env, "XAUTHORITY="+xa) // to reach the display, if it needs a cookie
 	}
-	cmd := exec.Command(bin, wintest.AppArgs(r.env.Binary, r.env.WorkDir, r.env.Args...)...)
+	args := wintest.AppArgs(r.env.Binary, r.env.WorkDir)
+	for _, d := range r.moreDirs {
+		args = append(args, "--cwd", d)
+	}
+	cmd := exec.Command(bin, append(append(args, "--"), r.env.Args...)...)
 	cmd.Dir = r.env.WorkDir
 	cmd.Env = env
 	cmd.Stdout, cmd.Stderr = outF, errF

@@ -67,6 +67,7 @@ var phases = []phase{
 	{"mixedline", "a reply of one huge line of mixed text", (*bench).mixedLineReply},
 	{"big", "the 12,000-entry session", (*bench).bigSession},
 	{"small", "the 150-entry (0.6 MB) session, focused and unfocused", (*bench).idleSmall},
+	{"tabs", "eight tabs: unfocused idle, RSS per tab, Ctrl+Tab to its frame", (*bench).tabs},
 }
 
 func phaseNames() []string {
