@@ -25,6 +25,10 @@ type modal interface {
 	Cancel()
 	// Submit presses its default button, as Enter does.
 	Submit()
+	// suspend takes it off the screen while its tab is behind another,
+	// resume puts it back.
+	suspend()
+	resume()
 }
 
 // modalStack is the window's open dialogs, the top one last. It is used on
@@ -34,6 +38,30 @@ type modalStack struct {
 	// empty runs when the last dialog closed, to put the keyboard back
 	// into the editor.
 	empty func()
+	// held: the tab is behind another; its dialogs wait off the screen.
+	held bool
+}
+
+// hold takes the tab's dialogs off the screen; release shows them again,
+// the keyboard in the top one.
+func (s *modalStack) hold() {
+	if s.held {
+		return
+	}
+	s.held = true
+	for _, m := range slices.Clone(s.list) {
+		m.suspend()
+	}
+}
+
+func (s *modalStack) release() {
+	if !s.held {
+		return
+	}
+	s.held = false
+	for _, m := range slices.Clone(s.list) {
+		m.resume()
+	}
 }
 
 func (s *modalStack) push(m modal) {
@@ -171,10 +199,20 @@ func (k *keyDialog) Resize(s fyne.Size) *keyDialog {
 	return k
 }
 
-// Show puts the dialog in front and the keyboard in it.
+// Show puts the dialog in front and the keyboard in it; a dialog of a tab
+// behind another waits until that tab is in front.
 func (k *keyDialog) Show() {
-	k.dlg.Show()
 	k.stack.push(k)
+	if k.stack != nil && k.stack.held {
+		return
+	}
+	k.resume()
+}
+
+func (k *keyDialog) suspend() { k.dlg.Hide() }
+
+func (k *keyDialog) resume() {
+	k.dlg.Show()
 	if k.focus != nil {
 		k.parent.Canvas().Focus(k.focus)
 	} else {
@@ -256,6 +294,11 @@ type fileModal struct{ d *dialog.FileDialog }
 
 func (f fileModal) Cancel() { f.d.Hide() }
 func (f fileModal) Submit() {}
+
+// suspend closes a file dialog as cancelled: Fyne's cannot be hidden and
+// shown again.
+func (f fileModal) suspend() { f.d.Hide() }
+func (f fileModal) resume()  {}
 
 func (w *Tab) showFileDialog(d *dialog.FileDialog) {
 	m := fileModal{d}

@@ -18,7 +18,7 @@ func (w *Window) openTab(flags Flags, front bool) *Tab {
 	w.tabs = append(w.tabs, t)
 	it := container.NewTabItem("", &fyne.Container{})
 	w.items[t] = it
-	t.dialogs.held = !front
+	t.dialogs.held, t.modals.held = !front, !front
 	if front {
 		w.current = t
 	}

@@ -213,6 +213,38 @@ func TestTabsBackgroundDialogWaits(t *testing.T) {
 	if n := len(sentOfType(t, filepath.Join(dirs[1], "agent-stdin.log"), "extension_ui_response")); n != 1 {
 		t.Fatalf("%d answers sent, want only the first dialog's", n)
 	}
+
+	// The app's own dialogs are the tab's too: one asked behind waits,
+	// one open in front goes off the screen with its tab and comes back.
+	overlaysNow := func() (n int) {
+		onUI(func() { n = len(w.win.Canvas().Overlays().List()) })
+		return n
+	}
+	onUI(func() { w.show(front) })
+	onUI(func() { back.message("From behind", "a message of the background tab") })
+	if n := overlaysNow(); n != 0 {
+		t.Fatalf("a background tab's message shows in front (%d overlays)", n)
+	}
+	onUI(front.actionRename)
+	if n := overlaysNow(); n != 1 {
+		t.Fatalf("%d overlays with Rename open, want 1", n)
+	}
+	onUI(func() { w.show(back) })
+	var top modal
+	onUI(func() { top = back.modals.top() })
+	if n := overlaysNow(); n != 1 || top == nil {
+		t.Fatalf("after switching: %d overlays, want only the background tab's message", n)
+	}
+	press(back, fyne.KeyEscape)
+	onUI(func() { w.show(front) })
+	onUI(func() { focused = w.win.Canvas().Focused() })
+	if n := overlaysNow(); n != 1 || focused == front.prompt.Editor {
+		t.Fatalf("back in front: %d overlays, focus on %T; want Rename again, with the keyboard", n, focused)
+	}
+	press(front, fyne.KeyEscape)
+	if n := overlaysNow(); n != 0 {
+		t.Fatalf("%d overlays after Esc", n)
+	}
 }
 
 // TestTabsQuitAsksOnceAndLeavesNoAgent: with agents working in two of

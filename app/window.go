@@ -136,6 +136,7 @@ func (w *Window) onTab(f func(*Tab)) func() {
 func (w *Window) show(t *Tab) {
 	if old := w.current; old != nil && old != t {
 		old.dialogs.Hold()
+		old.modals.hold()
 		old.hideOverlays()
 	}
 	w.current = t
@@ -152,6 +153,7 @@ func (w *Window) show(t *Tab) {
 	}
 	w.win.SetTitle(title)
 	t.focusEditor()
+	t.modals.release()
 	t.dialogs.Release()
 	w.refreshLabels()
 	t.Invalidate()
