@@ -39,6 +39,7 @@ func (w *Window) buildMenu() *fyne.MainMenu {
 	)
 	tabs := fyne.NewMenu("Tabs",
 		menuItem("New tab", func() { w.NewTab() }, shortcut(fyne.KeyT, ctrl)),
+		menuItem("New tab on another machine…", on((*Tab).actionRemoteTab), nil),
 		menuItem("Close tab", func() { w.closeTab(w.current) }, shortcut(fyne.KeyW, ctrl)),
 		fyne.NewMenuItemSeparator(),
 		menuItem("Next tab", func() { w.step(1) }, shortcut(fyne.KeyTab, fyne.KeyModifierControl)),

@@ -242,6 +242,7 @@ func (w *Tab) appActions() []appAction {
 		a("fork", "Fork from an earlier prompt…", "Branch the conversation", "", w.actionFork),
 		a("tree", "Session tree…", "See every branch", "Ctrl+Shift+E", w.actionTree),
 		a("new-tab", "New tab", "Another session with its own agent, in this folder", "Ctrl+T", func() { w.shell.NewTab() }),
+		a("remote-tab", "New tab on another machine…", "An agent on an SSH host", "", w.actionRemoteTab),
 		a("close-tab", "Close tab", "Stop this tab's agent", "Ctrl+W", func() { w.shell.closeTab(w) }),
 		a("next-tab", "Next tab", "", "Ctrl+Tab", func() { w.shell.step(1) }),
 		a("previous-tab", "Previous tab", "", "Ctrl+Shift+Tab", func() { w.shell.step(-1) }),

@@ -186,6 +186,7 @@ func (w *Tab) build() {
 	if w.flags.SSH == "" {
 		w.welcome.OnChooseFolder = w.chooseFolder
 	}
+	w.welcome.OnChooseHost = w.actionRemoteTab
 	w.welcome.Hide()
 	w.prompt = prompt.NewPromptBar()
 	w.prompt.OnSubmit = w.submit

@@ -26,10 +26,12 @@ type Welcome struct {
 	widget.BaseWidget
 
 	// OnOpen opens a recent session by its file; OnBrowse shows them all;
-	// OnChooseFolder, when set, offers another folder to work in.
+	// OnChooseFolder, when set, offers another folder to work in, and
+	// OnChooseHost one on another machine.
 	OnOpen         func(path string)
 	OnBrowse       func()
 	OnChooseFolder func()
+	OnChooseHost   func()
 
 	shown model.WelcomeInfo
 	box   *fyne.Container
@@ -63,11 +65,15 @@ func (w *Welcome) build(info model.WelcomeInfo) []fyne.CanvasObject {
 		widget.NewFormItem("Agent", factLabel(orUnknown(info.Agent, "starting…"))),
 	)
 	objs = append(objs, facts)
+	var elsewhere []fyne.CanvasObject
 	if w.OnChooseFolder != nil {
-		other := widget.NewButtonWithIcon("Work in another folder…", theme.FolderOpenIcon(), w.OnChooseFolder)
-		other.Importance = widget.LowImportance
-		other.Alignment = widget.ButtonAlignLeading
-		objs = append(objs, other)
+		elsewhere = append(elsewhere, linkButton("Work in another folder…", theme.FolderOpenIcon(), w.OnChooseFolder))
+	}
+	if w.OnChooseHost != nil {
+		elsewhere = append(elsewhere, linkButton("On another machine…", theme.ComputerIcon(), w.OnChooseHost))
+	}
+	if len(elsewhere) > 0 {
+		objs = append(objs, container.NewHBox(elsewhere...))
 	}
 
 	objs = append(objs, sectionTitle("Recent sessions in this folder"))
@@ -98,6 +104,14 @@ func (w *Welcome) build(info model.WelcomeInfo) []fyne.CanvasObject {
 		keys.Add(dimLabel(k[1]))
 	}
 	return append(objs, keys)
+}
+
+// linkButton is a quiet button that reads as a link.
+func linkButton(label string, icon fyne.Resource, tapped func()) *widget.Button {
+	b := widget.NewButtonWithIcon(label, icon, tapped)
+	b.Importance = widget.LowImportance
+	b.Alignment = widget.ButtonAlignLeading
+	return b
 }
 
 func (w *Welcome) recentButton(r model.SessionRow) fyne.CanvasObject {

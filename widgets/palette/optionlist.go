@@ -51,6 +51,14 @@ func NewOptionList(options []string, keys *kit.DialogKeys) *OptionList {
 	return o
 }
 
+// SetOptions replaces the options, with none picked (a folder chooser
+// going into a folder).
+func (o *OptionList) SetOptions(options []string) {
+	o.options = slices.Clone(options)
+	o.list.Reset(-1)
+	o.list.ScrollToTop()
+}
+
 // Selected is the picked option's index, or -1.
 func (o *OptionList) Selected() int { return o.list.Sel }
 
