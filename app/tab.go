@@ -231,8 +231,17 @@ func (w *Tab) build() {
 	w.view.Objects = []fyne.CanvasObject{w.body, w.toasts.Object(), w.probe.object}
 	w.view.Refresh()
 	w.prompt.Editor.OnScrollKey = w.chat.ScrollKey
-	w.prompt.Editor.OnCopy = w.chat.CopySelection
+	w.prompt.Editor.OnCopy = w.copySelection
+	w.chat.OnSelectStart = w.sidebar.ClearSelection
+	w.sidebar.OnSelectStart = w.chat.ClearSelection
 	w.prompt.Editor.OnOtherShortcut = w.shell.runShortcut
+}
+
+// copySelection is Ctrl+C outside the editor's own text: the selection of
+// the sidebar or of the transcript, whichever was made last (starting one
+// drops the other).
+func (w *Tab) copySelection() bool {
+	return w.sidebar.CopySelection() || w.chat.CopySelection()
 }
 
 // typedKey takes the keys the window gets with nothing focused: a dialog

@@ -100,7 +100,7 @@ func (w *Window) isCurrent(t *Tab) bool { return w.current == t }
 func (w *Window) bindKeys() {
 	c := w.win.Canvas()
 	c.SetOnTypedKey(func(ev *fyne.KeyEvent) { w.current.typedKey(ev) })
-	c.AddShortcut(&fyne.ShortcutCopy{}, func(fyne.Shortcut) { w.current.chat.CopySelection() })
+	c.AddShortcut(&fyne.ShortcutCopy{}, func(fyne.Shortcut) { w.current.copySelection() })
 	for _, key := range []fyne.KeyName{fyne.KeyHome, fyne.KeyEnd} {
 		c.AddShortcut(&desktop.CustomShortcut{KeyName: key, Modifier: fyne.KeyModifierShortcutDefault},
 			func(s fyne.Shortcut) {

@@ -180,6 +180,13 @@ func (cv *ChatView) selectFrom(p fyne.Position) {
 	}
 	cv.sel = chatSelection{anchor: pt, focus: pt, active: true}
 	cv.drawSelection()
+	cv.selectionStarted()
+}
+
+func (cv *ChatView) selectionStarted() {
+	if cv.OnSelectStart != nil {
+		cv.OnSelectStart()
+	}
 }
 
 // selectTo moves the selection's end to a point of the content.
@@ -209,6 +216,7 @@ func (cv *ChatView) selectWordAt(p fyne.Position, whole bool) {
 	}
 	cv.sel = chatSelection{anchor: selPoint{pt.id, pt.leaf, a}, focus: selPoint{pt.id, pt.leaf, b}, active: true}
 	cv.drawSelection()
+	cv.selectionStarted()
 }
 
 // SelectEntry selects all the text of the entry at a point of the content.
@@ -223,6 +231,7 @@ func (cv *ChatView) selectEntryAt(p fyne.Position) {
 	cv.sel = chatSelection{anchor: selPoint{pt.id, 0, 0},
 		focus: selPoint{pt.id, last, len(leaves[last].Leaf.SelText())}, active: true}
 	cv.drawSelection()
+	cv.selectionStarted()
 }
 
 func (cv *ChatView) leafText(pt selPoint) string {

@@ -46,6 +46,9 @@ type ChatView struct {
 
 	// OnToolChipTapped is called with the tool call ID of a tapped chip.
 	OnToolChipTapped func(toolCallID string)
+	// OnSelectStart is called when a selection starts in the transcript,
+	// for the window to drop one elsewhere.
+	OnSelectStart func()
 
 	scroll  *chatScroll
 	content *chatContent

@@ -26,6 +26,9 @@ type MonoDoc struct {
 	// change, once.
 	toTop bool
 
+	// sel is the selected text.
+	sel monoSelection
+
 	// diff, when set, makes the lines the rows of a diff: marks[i] is
 	// line i's kind and number, drawn in a gutter before its text, and
 	// added and removed rows are tinted.
@@ -62,6 +65,7 @@ func (d *MonoDoc) setDiff(diff string) {
 		dd.numWidth = max(dd.numWidth, len(m.num))
 	}
 	d.diff = dd
+	d.sel = monoSelection{}
 	// Every row ends in a newline, so an empty last row is a row too.
 	d.Lines.SetText(strings.Join(texts, "\n") + "\n")
 }
@@ -70,6 +74,7 @@ func (d *MonoDoc) setDiff(diff string) {
 func (d *MonoDoc) setPlain() {
 	if d.diff != nil {
 		d.diff = nil
+		d.sel = monoSelection{}
 		d.Lines.Reset()
 		d.Follow = true
 	}
@@ -85,6 +90,10 @@ type MonoView struct {
 	doc    *MonoDoc
 	scroll *SyncScroll // nil when the view is not scrolled
 
+	// OnSelectStart is called when a selection starts in the view, with
+	// its document: the owner drops selections elsewhere.
+	OnSelectStart func(*MonoDoc)
+
 	textSize  fyne.ThemeSizeName
 	colorName fyne.ThemeColorName
 
@@ -96,8 +105,10 @@ type MonoView struct {
 	spare   []*canvas.Text
 	spareBg []*canvas.Rectangle
 	objects []fyne.CanvasObject
-	// Diff colours: signs and numbers, and the tints of changed rows.
+	// Diff colours: signs and numbers, and the tints of changed rows;
+	// the selection's.
 	dim, addFg, delFg, addBg, delBg color.Color
+	selBg                           color.Color
 
 	// textSets counts how often a row's text was set; tests use it to show
 	// that an append sets only the new lines.
@@ -107,9 +118,11 @@ type MonoView struct {
 type monoRow struct {
 	n    int
 	text *canvas.Text
-	// For a diff: the gutter, and the tint of a changed row.
+	// For a diff: the gutter, and the tint of a changed row; the tint of
+	// its selected part.
 	gutter *canvas.Text
 	bg     *canvas.Rectangle
+	sel    *canvas.Rectangle
 }
 
 func NewMonoView(doc *MonoDoc) *MonoView {
@@ -181,6 +194,7 @@ func (v *MonoView) updateMetrics() {
 	v.dim = th.Color(theme.ColorNamePlaceHolder, vr)
 	v.addFg, v.delFg = th.Color(theme.ColorNameSuccess, vr), th.Color(theme.ColorNameError, vr)
 	v.addBg, v.delBg = kit.WithAlpha(v.addFg, 0x30), kit.WithAlpha(v.delFg, 0x30)
+	v.selectionColor()
 }
 
 // contentSize is the size of all kept lines, drawn or not.
@@ -227,6 +241,7 @@ func (v *MonoView) syncRows() {
 		x += float32(d.gutterCells()) * v.Cell.Width
 		v.diffRows(d)
 	}
+	v.selectionRects(x)
 	for _, r := range v.rows {
 		t := r.text
 		fg := v.fg
@@ -316,6 +331,9 @@ func (v *MonoView) recycle(r monoRow) {
 	}
 	if r.bg != nil {
 		v.spareBg = append(v.spareBg, r.bg)
+	}
+	if r.sel != nil {
+		v.spareBg = append(v.spareBg, r.sel)
 	}
 }
 

@@ -131,6 +131,7 @@ func (v *toolCardView) CreateRenderer() fyne.WidgetRenderer {
 	v.scroll.parent = v.side.list.scroll
 	v.cmdMono = NewMonoView(cmd)
 	v.cmdScroll = NewMonoScroll(v.cmdMono)
+	v.mono.OnSelectStart, v.cmdMono.OnSelectStart = v.side.selectionStarted, v.side.selectionStarted
 	v.cmdScroll.Direction = container.ScrollVerticalOnly // wrapped to fit
 	v.cmdScroll.parent = v.side.list.scroll
 	v.cmdCopy = kit.NewMiniLinkButton(copyCommandLabel, func() {

@@ -30,6 +30,9 @@ type ToolSidebar struct {
 	// OnCopyText puts the text of Copy diff and of a card's copy-command
 	// button on the clipboard; when nil, Fyne's clipboard takes it.
 	OnCopyText func(text string)
+	// OnSelectStart is called when text starts being selected in a card,
+	// for the window to drop a selection elsewhere.
+	OnSelectStart func()
 
 	states  map[string]*cardState
 	order   []*cardState // display order, newest first
@@ -39,6 +42,8 @@ type ToolSidebar struct {
 	m       cardMetrics
 	haveM   bool
 	running bool
+	// selDoc is the document holding the selection, if any.
+	selDoc *MonoDoc
 
 	now         func() time.Time
 	startTicker func(tick func()) (stop func())
