@@ -90,7 +90,11 @@ func (s *messageSearch) search(query string, answer func(query string, hits []mo
 		}
 		hits := make([]model.MessageHit, 0, len(found))
 		for _, h := range found {
-			hits = append(hits, model.MessageHit{Path: h.Path, Who: hitWho(h.Kind, h.Field), Snippet: h.Snippet, When: h.Time})
+			hit := model.MessageHit{Path: h.Path, Who: hitWho(h.Kind, h.Field), Snippet: h.Snippet, When: h.Time}
+			for _, m := range h.Matches {
+				hit.Matches = append(hit.Matches, [2]int{m.Start, m.End})
+			}
+			hits = append(hits, hit)
 		}
 		s.w.do(func() { answer(query, hits) })
 	})

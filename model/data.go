@@ -290,6 +290,9 @@ type MessageHit struct {
 	// Who wrote the message: "you", "agent" or "tool".
 	Who     string
 	Snippet string
+	// Matches are where the query's words are in Snippet, as byte offsets
+	// [start, end).
+	Matches [][2]int
 	When    time.Time
 }
 

@@ -26,7 +26,13 @@ type sessionRow struct {
 	problem *canvas.Text
 	meta    *canvas.Text
 	current *kit.TagPill
+	// marks tint the query's words in a message hit's snippet.
+	marks [maxSnippetMarks]*canvas.Rectangle
 }
+
+// maxSnippetMarks is how many matches of a snippet are tinted: a snippet
+// is a line of a few words.
+const maxSnippetMarks = 6
 
 func (b *SessionBrowser) newRow() fyne.CanvasObject {
 	r := &sessionRow{b: b, KeyRow: kit.KeyRow{List: b.list}, current: kit.NewTagPill()}
@@ -37,6 +43,11 @@ func (b *SessionBrowser) newRow() fyne.CanvasObject {
 	r.date = canvas.NewText("", nil)
 	r.problem = canvas.NewText("", nil)
 	r.meta = canvas.NewText("", nil)
+	for i := range r.marks {
+		r.marks[i] = canvas.NewRectangle(nil)
+		r.marks[i].CornerRadius = 2
+		r.marks[i].Hide()
+	}
 	r.ExtendBaseWidget(r)
 	r.Restyle()
 	return r
@@ -67,6 +78,9 @@ func (r *sessionRow) Restyle() {
 	}
 	r.problem.Color = kit.ResolveColor(th, theme.ColorNameWarning)
 	r.current.Set(th, "current", kit.ResolveColor(th, theme.ColorNamePrimary))
+	for _, m := range r.marks {
+		m.FillColor = kit.WithAlpha(kit.ResolveColor(th, theme.ColorNamePrimary), 0x48)
+	}
 }
 
 func (r *sessionRow) metrics() (pad, titleH, captionH float32) {
@@ -134,16 +148,52 @@ func (r *sessionRow) Arrange(size fyne.Size) {
 	r.problem.Move(fyne.NewPos(x2, y))
 	r.problem.Resize(fyne.NewSize(pw, captionH))
 	meta := sessionMeta(r.row)
-	if h, ok := r.b.MessageHit(r.row.Path); ok {
-		meta = h.Who + ": “" + h.Snippet + "”"
+	h, hit := r.b.MessageHit(r.row.Path)
+	lead := ""
+	if hit {
+		lead = h.Who + ": “"
+		meta = lead + h.Snippet + "”"
 	}
 	r.meta.Text = kit.FitText(meta, max(0, avail-pw), r.meta.TextSize, r.meta.TextStyle)
 	r.meta.Move(fyne.NewPos(x2+pw, y))
 	r.meta.Resize(fyne.NewSize(max(0, avail-pw), captionH))
+	var matches [][2]int
+	if hit {
+		matches = h.Matches
+	}
+	r.placeMarks(matches, len(lead), meta, x2+pw, y, captionH)
+}
+
+// placeMarks tints the matches (byte ranges of the snippet, which starts
+// at lead in full) as far as the fitted line shows them.
+func (r *sessionRow) placeMarks(matches [][2]int, lead int, full string, x, y, h float32) {
+	shown := r.meta.Text
+	if shown != full {
+		// Fitted: the text up to its ellipsis is full's.
+		shown = strings.TrimSuffix(shown, "…")
+	}
+	n := 0
+	for _, m := range matches {
+		start, end := lead+m[0], min(lead+m[1], len(shown))
+		if n == len(r.marks) || start >= end || !strings.HasPrefix(full, shown) {
+			break
+		}
+		x0 := fyne.MeasureText(shown[:start], r.meta.TextSize, r.meta.TextStyle).Width
+		x1 := fyne.MeasureText(shown[:end], r.meta.TextSize, r.meta.TextStyle).Width
+		mk := r.marks[n]
+		mk.Move(fyne.NewPos(x+x0-1, y))
+		mk.Resize(fyne.NewSize(x1-x0+2, h))
+		mk.Show()
+		n++
+	}
+	for _, mk := range r.marks[n:] {
+		mk.Hide()
+	}
 }
 
 func (r *sessionRow) Parts() []fyne.CanvasObject {
-	return []fyne.CanvasObject{r.warn, r.title, r.current.Bg, r.current.Text, r.date, r.problem, r.meta}
+	return []fyne.CanvasObject{r.warn, r.title, r.current.Bg, r.current.Text, r.date, r.problem,
+		r.marks[0], r.marks[1], r.marks[2], r.marks[3], r.marks[4], r.marks[5], r.meta}
 }
 
 // sessionMeta is the small print under a session's title.

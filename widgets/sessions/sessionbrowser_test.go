@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 	"knightcode.ai/desktop/model"
@@ -218,7 +219,7 @@ func TestSessionBrowserMessageHits(t *testing.T) {
 		t.Fatalf("a stale answer changed the list: %v", got)
 	}
 	b.SetMessageHits("sidebar", []model.MessageHit{
-		{Path: "/s/c.jsonl", Who: "agent", Snippet: "…the sidebar recycles its cards…"},
+		{Path: "/s/c.jsonl", Who: "agent", Snippet: "…the sidebar recycles its cards…", Matches: [][2]int{{7, 14}}},
 		{Path: "/s/a.jsonl", Who: "you", Snippet: "make the sidebar fast"},
 		{Path: "/gone.jsonl", Who: "you", Snippet: "not listed in this scope"},
 	})
@@ -230,6 +231,21 @@ func TestSessionBrowserMessageHits(t *testing.T) {
 	}
 	if !strings.Contains(rowMeta(b, 1), "agent: “…the sidebar recycles") {
 		t.Fatalf("the second row says %q", rowMeta(b, 1))
+	}
+	// The matched word is tinted, where it is drawn.
+	r := drawnRow(b, 1)
+	var marks []*canvas.Rectangle
+	for _, m := range r.marks {
+		if m.Visible() {
+			marks = append(marks, m)
+		}
+	}
+	width := func(s string) float32 { return fyne.MeasureText(s, r.meta.TextSize, r.meta.TextStyle).Width }
+	if len(marks) != 1 {
+		t.Fatalf("%d words tinted, want the one match", len(marks))
+	}
+	if x, want := marks[0].Position().X, r.meta.Position().X+width("agent: “…the ")-1; x != want || marks[0].Size().Width != width("sidebar")+2 {
+		t.Fatalf("the tint is at x=%v, %v wide; want x=%v over \"sidebar\"", x, marks[0].Size().Width, want)
 	}
 	b.search.SetText("")
 	if _, ok := b.MessageHit("/s/c.jsonl"); ok || len(shownPaths(b)) != len(sampleSessions()) {
@@ -246,11 +262,14 @@ func shownPaths(b *SessionBrowser) []string {
 }
 
 // rowMeta is the second line of row id as drawn.
-func rowMeta(b *SessionBrowser, id int) string {
+func rowMeta(b *SessionBrowser, id int) string { return drawnRow(b, id).meta.Text }
+
+// drawnRow is row id laid out wide.
+func drawnRow(b *SessionBrowser, id int) *sessionRow {
 	r := b.newRow().(*sessionRow)
 	r.Resize(fyne.NewSize(2000, r.HeightAt(2000)))
 	b.updateRow(id, r)
-	return r.meta.Text
+	return r
 }
 
 // TestSessionBrowserPreview: moving the selection asks for that session's
