@@ -1,0 +1,111 @@
+package app
+
+import (
+	"context"
+	"strings"
+
+	"fyne.io/fyne/v2"
+
+	"knightcode.ai/desktop/model"
+	"knightcode.ai/desktop/rpcconn"
+	"knightcode.ai/desktop/sessionfiles"
+	"knightcode.ai/desktop/widgets/sessions"
+)
+
+// actionBrowse opens the session browser: this folder's sessions first,
+// all folders on request, search as you type.
+func (w *Tab) actionBrowse() {
+	if !w.needAgent() {
+		return
+	}
+	k := newKeyDialog(w.win, w.modals)
+	b := sessions.NewSessionBrowser()
+	// listed are the sessions shown, to know more of the one opened.
+	var listed []sessionfiles.Info
+	load := func(all bool) {
+		sessions := func(ctx context.Context) ([]sessionfiles.Info, error) {
+			infos, _, err := w.controller.Sessions(ctx, all)
+			return infos, err
+		}
+		model.Ask(w.controller, model.CallTimeout, sessions, func(infos []sessionfiles.Info, err error) {
+			if err != nil {
+				w.showError(err)
+				return
+			}
+			listed = infos
+			b.SetSessions(sessionRows(infos, w.session.SessionFile()))
+		})
+	}
+	// The index covers this computer's session files; a host's are
+	// searched by title, folder and model only.
+	if _, remote := w.controller.Remote(); !remote {
+		search := func(q string) {
+			if strings.TrimSpace(q) != "" {
+				w.messages.search(q, b.SetMessageHits)
+			}
+		}
+		b.OnQuery = search
+		w.messages.catchUp(sessionRootsOf(w.controller.Options().Args), func() { search(b.Query()) })
+	}
+	b.OnPreview = func(path string) { w.preview(path, b.SetPreview) }
+	b.OnOpen = func(path string) {
+		// Found by what was said: the transcript opens at the match.
+		if _, ok := b.MessageHit(path); ok {
+			w.findOnOpen = findTarget{path: path, query: b.Query()}
+		}
+		k.Close()
+		for _, in := range listed {
+			if in.Path == path {
+				w.openSession(in)
+				return
+			}
+		}
+		w.openSession(sessionfiles.Info{Path: path})
+	}
+	b.OnNew = func() {
+		k.Close()
+		w.controller.NewSession()
+	}
+	b.OnScopeChanged = load
+	b.OnClose = k.Cancel
+	k.build("Sessions", b)
+	k.Resize(fyne.NewSize(760, 520))
+	k.Show()
+	b.FocusSearch(w.win.Canvas())
+	load(b.Scope())
+}
+
+func sessionRows(infos []sessionfiles.Info, current string) []model.SessionRow {
+	rows := make([]model.SessionRow, len(infos))
+	for i, in := range infos {
+		title := in.Name
+		if title == "" {
+			title = in.FirstPrompt
+		}
+		if title == "" {
+			title = "(empty session)"
+		}
+		problems := in.Problems
+		if in.FolderGone {
+			problems = append([]string{"folder no longer exists"}, problems...)
+		}
+		rows[i] = model.SessionRow{Path: in.Path, Title: title, Subtitle: in.Cwd, Modified: in.Modified,
+			Messages: in.MessageCount, Model: in.Model, Problem: strings.Join(problems, "; "), Current: in.Path == current}
+	}
+	return rows
+}
+
+// preview reads the last messages of the session at path from its file,
+// on a worker, for the browser; nothing goes to the agent.
+func (w *Tab) preview(path string, show func(path string, msgs []model.PreviewMessage, err error)) {
+	c := w.controller
+	w.bg.Go(func(ctx context.Context) {
+		local, err := c.SessionFile(ctx, path)
+		var msgs []rpcconn.Message
+		if err == nil {
+			msgs, err = sessionfiles.ReadTranscript(local)
+		}
+		preview := model.Preview(msgs)
+		w.do(func() { show(path, preview, err) })
+	})
+}

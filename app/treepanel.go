@@ -1,0 +1,113 @@
+package app
+
+import (
+	"context"
+
+	"fyne.io/fyne/v2"
+
+	"knightcode.ai/desktop/model"
+	"knightcode.ai/desktop/rpcconn"
+	"knightcode.ai/desktop/widgets/sessions"
+)
+
+// openTree is the tree dialog while it is open, with the last entry shown,
+// so new entries are fetched with get_entries' cursor, not the whole tree.
+type openTree struct {
+	view   *sessions.SessionTree
+	lastID string
+	depth  map[string]int
+}
+
+// actionTree shows the session as a tree; fork from any user message.
+func (w *Tab) actionTree() {
+	if !w.needAgent() {
+		return
+	}
+	k := newKeyDialog(w.win, w.modals)
+	t := sessions.NewSessionTree()
+	t.OnFork = func(entryID string) {
+		k.Close()
+		w.controller.Fork(entryID)
+	}
+	t.OnClose = k.Cancel
+	k.onClosed = func() { w.tree = nil }
+	k.build("Session tree", t)
+	k.Resize(fyne.NewSize(760, 560))
+	k.Show()
+	w.tree = &openTree{view: t}
+	w.refreshTree(w.tree)
+}
+
+func (w *Tab) refreshTree(ot *openTree) {
+	type tree struct {
+		roots []rpcconn.TreeNode
+		leaf  string
+	}
+	ask := func(ctx context.Context) (tree, error) {
+		roots, leaf, err := w.controller.Tree(ctx)
+		return tree{roots, leaf}, err
+	}
+	model.Ask(w.controller, model.CallTimeout, ask, func(t tree, err error) {
+		if err != nil {
+			w.showError(err)
+			return
+		}
+		rows := treeRows(t.roots, t.leaf)
+		ot.depth = map[string]int{}
+		for _, r := range rows {
+			ot.depth[r.ID] = r.Depth
+		}
+		if n := len(rows); n > 0 {
+			ot.lastID = lastAppended(t.roots)
+		}
+		ot.view.SetRows(rows)
+		ot.view.Focus(w.win.Canvas())
+	})
+}
+
+// followTree appends the entries added since the tree was drawn.
+func (w *Tab) followTree() {
+	ot := w.tree
+	if ot == nil || ot.lastID == "" || w.controller == nil {
+		return
+	}
+	after := ot.lastID
+	since := func(ctx context.Context) ([]rpcconn.Entry, error) { return w.controller.EntriesSince(ctx, after) }
+	model.Ask(w.controller, model.CallTimeout, since, func(entries []rpcconn.Entry, err error) {
+		if err != nil || len(entries) == 0 || w.tree != ot {
+			return
+		}
+		rows := make([]model.TreeRow, 0, len(entries))
+		for _, e := range entries {
+			r := entryRow(e)
+			r.Depth = ot.depth[r.ParentID]
+			ot.depth[r.ID] = r.Depth
+			r.OnActiveBranch = true
+			rows = append(rows, r)
+			ot.lastID = e.ID
+		}
+		rows[len(rows)-1].IsLeaf = true
+		ot.view.AppendRows(rows)
+	})
+}
+
+// lastAppended finds the newest entry of a tree by timestamp order of the
+// file: the session's append order ends at the newest timestamp.
+func lastAppended(roots []rpcconn.TreeNode) string {
+	newest, id := "", ""
+	stack := make([]*rpcconn.TreeNode, 0, len(roots))
+	for i := range roots {
+		stack = append(stack, &roots[i])
+	}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n.Entry.Timestamp >= newest {
+			newest, id = n.Entry.Timestamp, n.Entry.ID
+		}
+		for i := range n.Children {
+			stack = append(stack, &n.Children[i])
+		}
+	}
+	return id
+}
