@@ -121,29 +121,18 @@ func (w *Tab) actionExport() {
 	if n := w.drawn.SessionName; n != "" {
 		name = strings.ReplaceAll(n, string(filepath.Separator), "-") + ".html"
 	}
-	// The platform's dialog cannot be cancelled from here: this goroutine
-	// is not waited for on quit, and what it hands to the UI after the
-	// window closed is dropped.
-	go func() {
-		path, err := native.File().Title("Export session as HTML").Filter("HTML", "html").SetStartFile(name).Save()
-		w.do(func() {
-			switch {
-			case err == nil:
-				w.export(path)
-			case err == native.ErrCancelled:
-			default:
-				d := dialog.NewFileSave(func(u fyne.URIWriteCloser, err error) {
-					if err != nil || u == nil {
-						return
-					}
-					u.Close()
-					w.export(u.URI().Path())
-				}, w.win)
-				d.SetFileName(name)
-				w.showFileDialog(d)
-			}
+	w.askNative(native.File().Title("Export session as HTML").Filter("HTML", "html").SetStartFile(name).Save, w.export,
+		func() {
+			d := dialog.NewFileSave(func(u fyne.URIWriteCloser, err error) {
+				if err != nil || u == nil {
+					return
+				}
+				u.Close()
+				w.export(u.URI().Path())
+			}, w.win)
+			d.SetFileName(name)
+			w.showFileDialog(d)
 		})
-	}()
 }
 
 func (w *Tab) export(path string) {

@@ -137,26 +137,18 @@ func (w *Tab) readyImages() (ids []string, images []rpcconn.Image, loading bool)
 
 // actionAttach picks image files with the platform's dialog.
 func (w *Tab) actionAttach() {
-	// Not waited for on quit: the platform's dialog cannot be cancelled.
-	go func() {
-		path, err := native.File().Title("Attach images").Filter("Images", "png", "jpg", "jpeg", "gif", "webp").Load()
-		w.do(func() {
-			switch {
-			case err == nil:
-				w.attachFiles([]string{path})
-			case err == native.ErrCancelled:
-			default:
-				d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-					if err != nil || r == nil {
-						return
-					}
-					r.Close()
-					w.attachFiles([]string{r.URI().Path()})
-				}, w.win)
-				w.showFileDialog(d)
-			}
+	w.askNative(native.File().Title("Attach images").Filter("Images", "png", "jpg", "jpeg", "gif", "webp").Load,
+		func(path string) { w.attachFiles([]string{path}) },
+		func() {
+			d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+				if err != nil || r == nil {
+					return
+				}
+				r.Close()
+				w.attachFiles([]string{r.URI().Path()})
+			}, w.win)
+			w.showFileDialog(d)
 		})
-	}()
 }
 
 // pasteImage attaches an image from the clipboard; false when the

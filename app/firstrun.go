@@ -37,18 +37,7 @@ func (w *Tab) showFirstRun() {
 // chooseAgent asks for the binary with the platform's file dialog, falling
 // back to Fyne's where there is none.
 func (w *Tab) chooseAgent() {
-	go func() {
-		path, err := native.File().Title("Choose the KnightCode agent").Load()
-		w.do(func() {
-			switch {
-			case err == nil:
-				w.useAgent(path)
-			case err == native.ErrCancelled:
-			default:
-				w.chooseAgentInWindow()
-			}
-		})
-	}()
+	w.askNative(native.File().Title("Choose the KnightCode agent").Load, w.useAgent, w.chooseAgentInWindow)
 }
 
 func (w *Tab) chooseAgentInWindow() {

@@ -12,19 +12,7 @@ import (
 // chooseFolder is the first screen's "Work in another folder…": the
 // platform's folder chooser, else Fyne's.
 func (w *Tab) chooseFolder() {
-	start := w.started.dir
-	go func() {
-		path, err := native.Directory().Title("Work in another folder").SetStartDir(start).Browse()
-		w.do(func() {
-			switch {
-			case err == nil:
-				w.workIn(path)
-			case err == native.ErrCancelled:
-			default:
-				w.chooseFolderInWindow()
-			}
-		})
-	}()
+	w.askNative(native.Directory().Title("Work in another folder").SetStartDir(w.started.dir).Browse, w.workIn, w.chooseFolderInWindow)
 }
 
 func (w *Tab) chooseFolderInWindow() {

@@ -1,0 +1,28 @@
+package app
+
+import (
+	"errors"
+
+	native "github.com/sqweek/dialog"
+)
+
+// askNative runs one of the platform's file or folder dialogs (ask), which
+// block, off the UI goroutine; then, on it, chosen gets the path, a
+// cancel does nothing, and where the platform has no dialog fallback
+// shows Fyne's. The goroutine is not waited for on quit: the platform's
+// dialog cannot be cancelled from here, and what it hands to the UI
+// after the window closed is dropped.
+func (w *Tab) askNative(ask func() (string, error), chosen func(path string), fallback func()) {
+	go func() {
+		path, err := ask()
+		w.do(func() {
+			switch {
+			case err == nil:
+				chosen(path)
+			case errors.Is(err, native.ErrCancelled):
+			default:
+				fallback()
+			}
+		})
+	}()
+}
