@@ -79,4 +79,19 @@ func TestRemoteTabChooser(t *testing.T) {
 	if label != "Untitled session — "+sshtest.Alias+":second project" {
 		t.Fatalf("the new tab's label is %q", label)
 	}
+
+	// Closing the tab ends its agent on the host; the other tab's stays.
+	agents := func() (n int) {
+		for _, p := range sshtest.Descendants(srv.PID()) {
+			if pr, ok := sshtest.ReadProc(p); ok && pr.State != "Z" && len(pr.Cmdline) > 0 && pr.Cmdline[0] == exe {
+				n++
+			}
+		}
+		return n
+	}
+	if n := agents(); n != 2 {
+		t.Fatalf("%d agents on the host with two remote tabs", n)
+	}
+	onUI(func() { w.shell.closeTab(next) })
+	testsupport.Eventually(t, "the closed tab's agent gone from the host", func() bool { return agents() == 1 })
 }
