@@ -71,6 +71,9 @@ func (w *Window) quit() {
 // whichever way it ended.
 func (w *Window) shutdown() {
 	w.loopEnded.Store(true)
+	// Fyne ends its loop by itself on SIGTERM and SIGINT, maybe before
+	// Quit ran: the tabs are kept here then.
+	w.reopen.remember(w.tabs)
 	for _, t := range w.tabs {
 		t.stopUI()
 	}

@@ -3,6 +3,8 @@ package app
 import (
 	"encoding/json"
 	"fmt"
+	"io"
+	"os"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -10,8 +12,11 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// openTabsKey holds the tabs open when the app last quit.
-const openTabsKey = "openTabs"
+// openTabsFile, in the app's storage, holds the tabs open when the app
+// last quit. (A file of its own, not a preference: Fyne reloads its
+// preferences file when it changes, and a write at quit raced that
+// reload and lost the tabs.)
+const openTabsFile = "open-tabs.json"
 
 // savedTab is a tab to reopen: how its agent was started and its session
 // file.
@@ -28,6 +33,8 @@ type reopenBar struct {
 	box   *fyne.Container
 	text  *widget.Label
 	saved []savedTab
+	// remembered: the tabs were saved for the next start, once.
+	remembered bool
 }
 
 func newReopenBar(w *Window) *reopenBar {
@@ -44,8 +51,7 @@ func newReopenBar(w *Window) *reopenBar {
 // offer shows the bar when tabs were saved and the command line asked for
 // no folders of its own.
 func (r *reopenBar) offer(flags Flags) {
-	prefs := r.w.app.Preferences()
-	if err := json.Unmarshal([]byte(prefs.String(openTabsKey)), &r.saved); err != nil || len(r.saved) < 2 || len(flags.Dirs) > 1 {
+	if err := r.load(); err != nil || len(r.saved) < 2 || len(flags.Dirs) > 1 {
 		r.saved = nil
 		return
 	}
@@ -84,8 +90,13 @@ func (r *reopenBar) dismiss() {
 	r.box.Hide()
 }
 
-// remember saves the open tabs for the next start.
+// remember saves the open tabs for the next start, the first time it is
+// called.
 func (r *reopenBar) remember(tabs []*Tab) {
+	if r.remembered {
+		return
+	}
+	r.remembered = true
 	var saved []savedTab
 	for _, t := range tabs {
 		f := t.flags
@@ -97,7 +108,32 @@ func (r *reopenBar) remember(tabs []*Tab) {
 		saved = append(saved, savedTab{Flags: f, Session: t.session.SessionFile()})
 	}
 	data, err := json.Marshal(saved)
-	if err == nil {
-		r.w.app.Preferences().SetString(openTabsKey, string(data))
+	if err != nil {
+		return
 	}
+	f, err := r.w.app.Storage().Save(openTabsFile)
+	if err != nil {
+		if f, err = r.w.app.Storage().Create(openTabsFile); err != nil {
+			fmt.Fprintln(os.Stderr, "knightcode-desktop: cannot keep the open tabs:", err)
+			return
+		}
+	}
+	defer f.Close()
+	if _, err := f.Write(data); err != nil {
+		fmt.Fprintln(os.Stderr, "knightcode-desktop: cannot keep the open tabs:", err)
+	}
+}
+
+// load reads the tabs saved at the last quit.
+func (r *reopenBar) load() error {
+	f, err := r.w.app.Storage().Open(openTabsFile)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(data, &r.saved)
 }

@@ -277,3 +277,45 @@ func TestTabsQuitAsksOnceAndLeavesNoAgent(t *testing.T) {
 		testsupport.Eventually(t, "no agent left in "+filepath.Base(d), func() bool { return agentsIn(t, d) == 0 })
 	}
 }
+
+// TestTabsReopenAtNextStart: the tabs open at quit are kept with their
+// session files; the next start offers them, and Reopen brings each back
+// with its conversation, in its folder.
+func TestTabsReopenAtNextStart(t *testing.T) {
+	dirs := tempDirs(t, "left", "right")
+	w := openTabsIn(t, dirs, "--session-dir", t.TempDir())
+	tabs := w.Tabs()
+	for i, tab := range tabs {
+		typeAndSend(tab, "prompt of tab "+strconv.Itoa(i))
+		testsupport.Eventually(t, "the reply", func() bool { return settledReply(tab) })
+	}
+	onUI(func() { w.reopen.remember(w.Tabs()) })
+	onUI(func() { w.closeTab(tabs[1]) })
+
+	onUI(func() { w.reopen.offer(Flags{}) })
+	var text string
+	var shown bool
+	onUI(func() { text, shown = w.reopen.text.Text, w.reopen.box.Visible() })
+	if !shown || !strings.HasPrefix(text, "2 tabs were open") {
+		t.Fatalf("the offer shows %v with %q", shown, text)
+	}
+	onUI(w.reopen.reopen)
+	all := w.Tabs()
+	if len(all) != 3 {
+		t.Fatalf("%d tabs after Reopen, want the one left and the two reopened", len(all))
+	}
+	for i, tab := range all[1:] {
+		want := "prompt of tab " + strconv.Itoa(i)
+		testsupport.Eventually(t, "the reopened conversation", func() bool {
+			v := drawn(tab)
+			return len(v.Items) > 0 && v.Items[0].Text == want
+		})
+		if tab.started.dir != dirs[i] {
+			t.Fatalf("reopened tab %d works in %q, want %q", i, tab.started.dir, dirs[i])
+		}
+	}
+	onUI(func() { shown = w.reopen.box.Visible() })
+	if shown {
+		t.Fatal("the offer still shows after Reopen")
+	}
+}
