@@ -39,7 +39,7 @@ func Run(args []string) int {
 	stopProfiles := startProfiles()
 	defer stopProfiles()
 	trace.Mark("show")
-	w.Window().ShowAndRun()
+	w.ShowAndRun()
 	signal.Stop(signals)
 	close(signals)
 	w.shutdown()

@@ -83,6 +83,18 @@ func NewWindow(a fyne.App, flags Flags) *Window {
 	return w
 }
 
+// ShowAndRun shows the window and runs the app until it quits. The window
+// is made titled "KnightCode": GLFW names the X11 window class after the
+// title a window is made with, and that is the desktop entry's
+// StartupWMClass. The tab's title follows at once.
+func (w *Window) ShowAndRun() {
+	title := w.win.Title()
+	w.win.SetTitle(appTitle)
+	w.win.Show()
+	w.win.SetTitle(title)
+	w.app.Run()
+}
+
 // Window is the Fyne window.
 func (w *Window) Window() fyne.Window { return w.win }
 

@@ -748,9 +748,14 @@ func (r *raRun) step1Start() {
 		t.Fatalf("no KnightCode window: %v; stderr:\n%s", err, r.app.StderrText())
 	}
 	r.win = win
-	name, _ := r.app.Xdotool("getwindowname", win)
-	// "session — folder — KnightCode": a new session has no name yet.
-	if name = strings.TrimSpace(name); name != "work — KnightCode" {
+	// "session — folder — KnightCode": a new session has no name yet. The
+	// window is made titled "KnightCode" (its X11 class), then named.
+	var name string
+	if !wintest.WaitFor(raWait, 100*time.Millisecond, func() bool {
+		name, _ = r.app.Xdotool("getwindowname", win)
+		name = strings.TrimSpace(name)
+		return name == "work — KnightCode"
+	}) {
 		t.Fatalf("window title %q, want the folder and the app: work — KnightCode", name)
 	}
 	r.geo, err = r.app.WindowGeometry(win)
