@@ -95,7 +95,7 @@ func (w *Tab) draw() {
 	}
 	w.drawn = v
 	w.probe.drawn(v.Rev)
-	w.shell.tabDrawn(w, prev.Running || prev.BashRunning, v.Running || v.BashRunning)
+	w.shell.tabDrawn(w)
 }
 
 // replyLen is the length of the last reply's text blocks, for the UI

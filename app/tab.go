@@ -438,6 +438,7 @@ func (w *Tab) Notify(n model.Notice) {
 // Settled implements UI.
 func (w *Tab) Settled() {
 	w.do(func() {
+		w.shell.tabFinished(w)
 		w.followTree()
 		if len(w.commands) == 0 {
 			w.loadCommands()

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"fmt"
 	"path/filepath"
 	"slices"
 
@@ -204,25 +203,33 @@ func (w *Window) refreshLabels() {
 	}
 }
 
-// tabDrawn follows a tab's state after it drew: a run that ended behind
-// the current tab, or while the window is elsewhere, is worth a desktop
-// notification and an unread mark.
-func (w *Window) tabDrawn(t *Tab, before, after bool) {
-	if before && !after && (t != w.current || !w.focused) {
-		if t != w.current {
-			t.unread = true
-		}
-		w.app.SendNotification(fyne.NewNotification(appTitle, fmt.Sprintf("%s finished", t.label())))
-	}
+// tabDrawn brings the tab's label up to date after it drew.
+func (w *Window) tabDrawn(t *Tab) {
 	if t.mark != w.markOf(t) || w.items[t] != nil && w.items[t].Text != t.label() {
 		w.refreshLabels()
 	}
+}
+
+// tabFinished follows a run that ended: behind the current tab, or while
+// the window is elsewhere, it is worth a desktop notification, and behind
+// an unread mark.
+func (w *Window) tabFinished(t *Tab) {
+	if t.closed || t == w.current && w.focused {
+		return
+	}
+	if t != w.current {
+		t.unread = true
+	}
+	t.draw() // the label names the session by its first prompt once drawn
+	w.app.SendNotification(fyne.NewNotification(appTitle, t.label()+" finished"))
+	w.refreshLabels()
 }
 
 // tabAsks follows a dialog arriving for t: behind the current tab, or
 // with the window elsewhere, the user hears of it.
 func (w *Window) tabAsks(t *Tab) {
 	if t != w.current || !w.focused {
+		t.draw()
 		w.app.SendNotification(fyne.NewNotification(appTitle, t.label()+" needs you: the agent asks a question"))
 	}
 	w.refreshLabels()

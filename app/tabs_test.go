@@ -166,11 +166,13 @@ func TestTabsBackgroundDialogWaits(t *testing.T) {
 	dirs := tempDirs(t, "front", "back")
 	w := openTabsIn(t, dirs)
 	front, back := w.Tabs()[0], w.Tabs()[1]
-	onUI(func() { back.controller.Send("please [[ext:confirm]]", nil, false, func() {}) })
-	testsupport.Eventually(t, "the background dialog queued", func() bool {
-		var waiting bool
-		onUI(func() { waiting = back.dialogs.Waiting() })
-		return waiting
+	test.AssertNotificationSent(t, &fyne.Notification{Title: appTitle, Content: "please [[ext:confirm]] — back needs you: the agent asks a question"}, func() {
+		onUI(func() { back.controller.Send("please [[ext:confirm]]", nil, false, func() {}) })
+		testsupport.Eventually(t, "the background dialog queued", func() bool {
+			var waiting bool
+			onUI(func() { waiting = back.dialogs.Waiting() })
+			return waiting
+		})
 	})
 	var overlays int
 	var focused fyne.Focusable
@@ -317,5 +319,27 @@ func TestTabsReopenAtNextStart(t *testing.T) {
 	onUI(func() { shown = w.reopen.box.Visible() })
 	if shown {
 		t.Fatal("the offer still shows after Reopen")
+	}
+}
+
+// TestTabsBackgroundFinishNotifies: a run ending in a tab behind the
+// current one sends a desktop notification and marks the tab unread until
+// it is shown.
+func TestTabsBackgroundFinishNotifies(t *testing.T) {
+	dirs := tempDirs(t, "shown", "behind")
+	w := openTabsIn(t, dirs)
+	back := w.Tabs()[1]
+	test.AssertNotificationSent(t, &fyne.Notification{Title: appTitle, Content: "a job behind — behind finished"}, func() {
+		onUI(func() { back.controller.Send("a job behind", nil, false, func() {}) })
+		testsupport.Eventually(t, "the background reply", func() bool { return settledReply(back) })
+	})
+	var mark tabMark
+	onUI(func() { mark = back.mark })
+	if mark != markUnread {
+		t.Fatalf("the finished background tab's mark is %d, want unread", mark)
+	}
+	onUI(func() { w.show(back); mark = back.mark })
+	if mark != markNone {
+		t.Fatalf("shown, the tab's mark is still %d", mark)
 	}
 }
