@@ -22,6 +22,10 @@ func newMailbox[T any]() *mailbox[T] {
 func (m *mailbox[T]) put(v T) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.putLocked(v)
+}
+
+func (m *mailbox[T]) putLocked(v T) {
 	if m.closed {
 		return
 	}
@@ -44,10 +48,7 @@ func (m *mailbox[T]) close() {
 func (m *mailbox[T]) closeWith(last T) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.closed {
-		return
-	}
-	m.items = append(m.items, last)
+	m.putLocked(last)
 	m.closeLocked()
 }
 

@@ -739,15 +739,25 @@ func raDescribe(reqs []llmserver.Request) string {
 
 // --- the steps ---
 
-// step1Start: the window comes up, the agent connects, the model picker
-// shows the current model and, opened, both models the agent lists.
-func (r *raRun) step1Start() {
+// findWindow waits for the app's window and notes where it is.
+func (r *raRun) findWindow() {
 	t := r.t
 	win, err := r.app.FindWindow("KnightCode", raStartWait)
 	if err != nil {
 		t.Fatalf("no KnightCode window: %v; stderr:\n%s", err, r.app.StderrText())
 	}
 	r.win = win
+	r.geo, err = r.app.WindowGeometry(win)
+	r.must(err, "window geometry")
+	t.Logf("window %s at %+v", win, r.geo)
+}
+
+// step1Start: the window comes up, the agent connects, the model picker
+// shows the current model and, opened, both models the agent lists.
+func (r *raRun) step1Start() {
+	t := r.t
+	r.findWindow()
+	win := r.win
 	// "session — folder — KnightCode": a new session has no name yet. The
 	// window is made titled "KnightCode" (its X11 class), then named.
 	var name string
@@ -758,9 +768,6 @@ func (r *raRun) step1Start() {
 	}) {
 		t.Fatalf("window title %q, want the folder and the app: work — KnightCode", name)
 	}
-	r.geo, err = r.app.WindowGeometry(win)
-	r.must(err, "window geometry")
-	t.Logf("window %s at %+v", win, r.geo)
 	// The trace mark only says when to start looking; the window is
 	// what is checked.
 	if _, ok := r.trace.WaitMark("connected", time.Time{}, nil, raStartWait, 200*time.Millisecond); !ok {

@@ -25,14 +25,7 @@ func (r *raRun) tabBar() wintest.Geometry { return r.region(0, 28, r.geo.W*85/10
 
 // step1Window finds the window and its two tabs, one per folder.
 func (r *raRun) step1Window() {
-	t := r.t
-	win, err := r.app.FindWindow("KnightCode", raStartWait)
-	if err != nil {
-		t.Fatalf("no KnightCode window: %v; stderr:\n%s", err, r.app.StderrText())
-	}
-	r.win = win
-	r.geo, err = r.app.WindowGeometry(win)
-	r.must(err, "window geometry")
+	r.findWindow()
 	r.waitScreen("two-tabs", "a tab for each folder (work, second)", r.tabBar, raAll("work", "second"))
 	r.waitScreenFor(raStartWait, "", "the first tab's agent ready", r.bottom, raAll("Connected"))
 }
