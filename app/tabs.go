@@ -18,9 +18,6 @@ func (w *Window) openTab(flags Flags, front bool) *Tab {
 	it := container.NewTabItem("", &fyne.Container{})
 	w.items[t] = it
 	t.dialogs.held, t.modals.held = !front, !front
-	if front {
-		w.current = t
-	}
 	t.start()
 	w.bar.Append(it)
 	if front {

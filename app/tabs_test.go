@@ -123,8 +123,15 @@ func TestTabsEachTalkToTheirOwnAgent(t *testing.T) {
 		t.Fatalf("tab labels %q, want the first prompt's words and the folder", labels)
 	}
 
+	// A dialog open in the tab left behind goes with it.
+	onUI(tabs[1].actionRename)
 	onUI(func() { w.runShortcut(shortcut(fyne.KeyT, fyne.KeyModifierShortcutDefault)) })
 	third := current(w)
+	var overlays int
+	onUI(func() { overlays = len(w.win.Canvas().Overlays().List()) })
+	if overlays != 0 {
+		t.Fatalf("%d dialogs over the new tab, want the old tab's Rename gone with it", overlays)
+	}
 	if len(w.Tabs()) != 3 || third == tabs[0] || third == tabs[1] {
 		t.Fatal("Ctrl+T did not open a third tab in front")
 	}
