@@ -91,6 +91,9 @@ func (w *Window) removeTab(t *Tab) {
 	t.closed = true
 	t.stopUI()
 	t.dialogs.CloseAll()
+	// Its other dialogs and popups leave the screen with it.
+	t.modals.hold()
+	t.hideOverlays()
 	go t.shutdownAgent()
 	if w.current == t {
 		w.current = nil
