@@ -103,7 +103,17 @@ func (q *dialogQueue) Release() {
 }
 
 // Waiting reports whether a dialog is open or waits to be.
-func (q *dialogQueue) Waiting() bool { return q.current != nil || len(q.pending) > 0 }
+func (q *dialogQueue) Waiting() bool {
+	if q.current != nil {
+		return true
+	}
+	for _, d := range q.pending {
+		if dl := d.deadline(); dl.IsZero() || time.Now().Before(dl) {
+			return true
+		}
+	}
+	return false
+}
 
 // CloseAll closes every dialog without answering: the agent that asked is
 // gone, or has already resolved them.

@@ -298,13 +298,15 @@ func (f fileModal) Submit() {}
 // suspend closes a file dialog as cancelled: Fyne's cannot be hidden and
 // shown again.
 func (f fileModal) suspend() { f.d.Hide() }
-func (f fileModal) resume()  {}
+func (f fileModal) resume()  { f.d.Show() }
 
 func (w *Tab) showFileDialog(d *dialog.FileDialog) {
 	m := fileModal{d}
 	d.SetOnClosed(func() { w.modals.remove(m) })
-	d.Show()
 	w.modals.push(m)
+	if !w.modals.held { // else it shows when its tab comes to the front
+		d.Show()
+	}
 }
 
 // message shows a short message with one button, OK, which Enter and Esc

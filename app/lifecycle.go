@@ -59,6 +59,7 @@ func (w *Window) quit() {
 	// goroutines that may be waiting for the UI.
 	go func() {
 		shutdownAll(tabs)
+		w.closing.Wait()
 		// Once Fyne's loop has ended, fyne.Do would run Quit here, on a
 		// goroutine, after the graphics library is gone.
 		if !w.loopEnded.Load() {
@@ -78,6 +79,7 @@ func (w *Window) shutdown() {
 		t.stopUI()
 	}
 	shutdownAll(w.tabs)
+	w.closing.Wait()
 }
 
 // shutdownAll shuts the tabs' agents down side by side: each may take its

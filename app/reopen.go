@@ -48,10 +48,10 @@ func newReopenBar(w *Window) *reopenBar {
 	return r
 }
 
-// offer shows the bar when tabs were saved and the command line asked for
-// no folders of its own.
+// offer shows the bar when tabs were saved and the command line named no
+// folder or host of its own.
 func (r *reopenBar) offer(flags Flags) {
-	if err := r.load(); err != nil || len(r.saved) < 2 || len(flags.Dirs) > 1 {
+	if err := r.load(); err != nil || len(r.saved) < 2 || len(flags.Dirs) > 0 || flags.SSH != "" {
 		r.saved = nil
 		return
 	}

@@ -120,7 +120,11 @@ func newTab(shell *Window, flags Flags) *Tab {
 				w.controller.Respond(id, ans)
 			}
 		}}
-	w.dialogs.done = w.focusEditor
+	w.dialogs.done = func() {
+		if w.modals.top() == nil {
+			w.focusEditor()
+		}
+	}
 	// Once the last dialog closed, the keyboard goes back to the editor.
 	w.modals.empty = w.focusEditor
 	return w
@@ -272,6 +276,12 @@ func (w *Tab) editorChanged(text string) {
 	if !strings.HasPrefix(text, "/") && !w.slash.Visible() {
 		return
 	}
+	// A draft set behind (handed back, or by an extension) pops nothing
+	// over the tab in front.
+	if !w.isCurrent() {
+		w.slash.Hide()
+		return
+	}
 	c := w.win.Canvas()
 	pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(w.prompt.Editor)
 	w.slash.Update(c, text, pos)
@@ -407,7 +417,12 @@ func (w *Tab) ShowDialog(req *rpcconn.ExtensionUIRequest) {
 }
 
 // CloseDialogs implements UI.
-func (w *Tab) CloseDialogs() { w.do(w.dialogs.CloseAll) }
+func (w *Tab) CloseDialogs() {
+	w.do(func() {
+		w.dialogs.CloseAll()
+		w.shell.refreshLabels()
+	})
+}
 
 // SetEditorText implements UI. A draft it replaces can be restored.
 func (w *Tab) SetEditorText(text string) {

@@ -94,12 +94,20 @@ func (w *Window) removeTab(t *Tab) {
 	// Its other dialogs and popups leave the screen with it.
 	t.modals.hold()
 	t.hideOverlays()
-	go t.shutdownAgent()
+	w.closing.Add(1)
+	go func() {
+		defer w.closing.Done()
+		t.shutdownAgent()
+	}()
 	if w.current == t {
 		w.current = nil
 		w.show(w.tabs[min(i, len(w.tabs)-1)])
 	}
 	w.bar.Remove(it)
+	// Removing re-selects by index: the bar must show the tab in front.
+	if cur := w.items[w.current]; cur != nil && w.bar.Selected() != cur {
+		w.bar.Select(cur)
+	}
 	w.refreshLabels()
 }
 

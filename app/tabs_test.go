@@ -156,6 +156,11 @@ func TestTabsEachTalkToTheirOwnAgent(t *testing.T) {
 		t.Fatalf("after closing: %d dialogs on screen, the second tab's Rename open: %v; want it alone", overlays, top != nil)
 	}
 	press(tabs[1], fyne.KeyEscape)
+	var barShows bool
+	onUI(func() { barShows = w.bar.Selected() == w.items[w.current] })
+	if !barShows {
+		t.Fatal("after closing, the tab bar highlights another tab than the one in front")
+	}
 	if len(w.Tabs()) != 2 || current(w) == third {
 		t.Fatalf("Ctrl+W left %d tabs", len(w.Tabs()))
 	}

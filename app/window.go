@@ -39,6 +39,9 @@ type Window struct {
 	focused   bool
 	quitOnce  sync.Once
 	loopEnded atomic.Bool
+	// closing counts the agents of closed tabs still shutting down: the
+	// app does not exit before they are gone.
+	closing sync.WaitGroup
 }
 
 // NewWindow builds the main window with a tab for each folder of flags

@@ -49,7 +49,17 @@ func (d *MonoDoc) SelectedText() string {
 	}
 	a, b := d.sel.ordered()
 	l := d.Lines
-	a.line, b.line = max(a.line, l.First()), min(b.line, l.End()-1)
+	// Lines dropped from the front since, or gone at the end, are cut off
+	// the selection as its tint shows it.
+	if a.line < l.First() {
+		a = monoPoint{l.First(), 0}
+	}
+	if last := l.End() - 1; b.line > last {
+		b = monoPoint{last, utf8.RuneCountInString(l.Line(last))}
+	}
+	if b.before(a) {
+		return ""
+	}
 	var out []string
 	for n := a.line; n <= b.line; n++ {
 		s := l.Line(n)

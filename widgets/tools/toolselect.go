@@ -25,12 +25,19 @@ func (s *ToolSidebar) ClearSelection() {
 	}
 }
 
-// SelectedText is the text selected in the sidebar, or "".
+// SelectedText is the text selected in the sidebar, or "": also when the
+// card holding it has gone (a new session, a fork).
 func (s *ToolSidebar) SelectedText() string {
 	if s.selDoc == nil {
 		return ""
 	}
-	return s.selDoc.SelectedText()
+	for _, st := range s.states {
+		if st.doc == s.selDoc || st.cmd == s.selDoc {
+			return s.selDoc.SelectedText()
+		}
+	}
+	s.selDoc = nil
+	return ""
 }
 
 // CopySelection puts the selected text on the clipboard; it reports

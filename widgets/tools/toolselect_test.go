@@ -69,3 +69,32 @@ func TestToolOutputSelection(t *testing.T) {
 		t.Fatal("Copy with nothing selected copied")
 	}
 }
+
+// TestToolOutputSelectionOutlivesItsLines: lines cut from the front of a
+// long output are cut from the selection as its tint shows; a card that
+// is gone leaves nothing to copy.
+func TestToolOutputSelectionOutlivesItsLines(t *testing.T) {
+	c := model.ToolCard{ID: "run", Revision: 1, Name: "bash", ArgsSummary: "make", Status: model.ToolRunning,
+		Started: sidebarNow.Add(-time.Second), Output: numberedLines(1, 10), Turn: 1}
+	s, _ := showSidebar(t, []model.ToolCard{c})
+	doc := viewOf(t, s, "run").mono.doc
+	doc.sel = monoSelection{anchor: monoPoint{0, 5}, head: monoPoint{4, 4}, active: true}
+	s.selectionStarted(doc)
+	if got := s.SelectedText(); got != "1\nline 2\nline 3\nline 4\nline" {
+		t.Fatalf("selected %q", got)
+	}
+	// More output than a card keeps (2,000 lines): the first three go.
+	c.Revision++
+	c.Output = numberedLines(1, 2003)
+	s.SetCards([]model.ToolCard{c})
+	if first := doc.Lines.First(); first != 3 {
+		t.Fatalf("first kept line %d, want 3", first)
+	}
+	if got := s.SelectedText(); got != "line 4\nline" {
+		t.Fatalf("with lines dropped, the copy is %q, want what is kept of the selection", got)
+	}
+	s.SetCards(nil)
+	if got := s.SelectedText(); got != "" || s.CopySelection() {
+		t.Fatalf("a card that is gone still gives %q", got)
+	}
+}
