@@ -72,24 +72,10 @@ func (q *dialogQueue) Add(req *rpcconn.ExtensionUIRequest) {
 	}
 }
 
-// Hold keeps the dialogs waiting, the showing one put back first in line
-// unanswered; Release shows them again.
-func (q *dialogQueue) Hold() {
-	if q.held {
-		return
-	}
-	q.held = true
-	if d := q.current; d != nil {
-		q.pending = append([]waitingDialog{d.waitingDialog}, q.pending...)
-		d.answered = true // closing it now is not the user's cancel
-		d.finished = true
-		if d.stopTicking != nil {
-			d.stopTicking()
-		}
-		q.current = nil
-		d.dlg.Close()
-	}
-}
+// Hold keeps new dialogs waiting: their tab is behind another. The one
+// showing, if any, is a modal of the tab's stack, which takes it off the
+// screen as it is (typed text and countdown kept) and brings it back.
+func (q *dialogQueue) Hold() { q.held = true }
 
 // Release shows what waits, once the queue was held.
 func (q *dialogQueue) Release() {

@@ -364,3 +364,24 @@ func TestTabsBackgroundFinishNotifies(t *testing.T) {
 		t.Fatalf("shown, the tab's mark is still %d", mark)
 	}
 }
+
+// TestTabsDialogKeepsWhatWasTyped: an extension's input dialog left for
+// another tab comes back with the text typed in it.
+func TestTabsDialogKeepsWhatWasTyped(t *testing.T) {
+	dirs := tempDirs(t, "asking", "other")
+	w := openTabsIn(t, dirs)
+	asking, other := w.Tabs()[0], w.Tabs()[1]
+	onUI(func() { asking.controller.Send("name it [[ext:input]]", nil, false, func() {}) })
+	testsupport.Eventually(t, "the input dialog", func() bool { return dialogOpen(asking) })
+	typeInto(asking, "half an ans")
+	onUI(func() { w.show(other) })
+	onUI(func() { w.show(asking) })
+	typeInto(asking, "wer")
+	press(asking, fyne.KeyReturn)
+	testsupport.Eventually(t, "the answer sent", func() bool {
+		return len(sentOfType(t, filepath.Join(dirs[0], "agent-stdin.log"), "extension_ui_response")) == 1
+	})
+	if got := sentOfType(t, filepath.Join(dirs[0], "agent-stdin.log"), "extension_ui_response")[0]["value"]; got != "half an answer" {
+		t.Fatalf("the agent got %q, want the text typed before and after the switch", got)
+	}
+}
