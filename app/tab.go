@@ -437,14 +437,15 @@ func (w *Tab) SetEditorText(text string) {
 }
 
 // Notify implements UI: a toast, kept in the history, and a desktop
-// notification when the window is not in front.
+// notification when the window or the tab is not in front.
 func (w *Tab) Notify(n model.Notice) {
 	w.do(func() {
 		w.toasts.ShowNotice(n)
 		if n.Source == "extension_error" {
 			w.extErrors = append(w.extErrors, n)
 		}
-		if !w.shell.focused {
+		// Behind another tab, the toast waits unseen: the desktop says it.
+		if !w.shell.focused || !w.isCurrent() {
 			w.app.SendNotification(fyne.NewNotification(appTitle, n.Text))
 		}
 	})
