@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"knightcode.ai/desktop/app/uiloop"
 	"knightcode.ai/desktop/model"
 	"knightcode.ai/desktop/rpcconn"
 	"knightcode.ai/desktop/widgets/kit"
@@ -23,7 +24,7 @@ type dialogQueue struct {
 	respond func(id string, answer rpcconn.UIAnswer)
 	// done runs when the last queued dialog has closed.
 	done func()
-	// do hands work to the UI goroutine (nil: uiDo); the window's own
+	// do hands work to the UI goroutine (nil: uiloop.Do); the window's own
 	// does nothing once its loop has ended.
 	do func(func())
 	// stack is the window's dialogs, which these join (nil: their own).
@@ -300,7 +301,7 @@ func (q *dialogQueue) countdown(d *openDialog) {
 		return true
 	}
 	show()
-	d.stopTicking = tickOnUI(q.do, 200*time.Millisecond, func() {
+	d.stopTicking = uiloop.Tick(q.do, 200*time.Millisecond, func() {
 		if q.current == d {
 			show()
 		}

@@ -4,8 +4,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
+	"knightcode.ai/desktop/app/uiloop"
 	"knightcode.ai/desktop/internal/trace"
 	"knightcode.ai/desktop/model"
 	"knightcode.ai/desktop/widgets/kit"
@@ -25,7 +27,7 @@ func (w *Tab) draw() {
 	first := prev.Rev == 0
 	v := w.session.View(&prev)
 	if !first && v.Rev == prev.Rev {
-		w.probe.drawn(v.Rev)
+		w.probe.Drawn(v.Rev)
 		return
 	}
 	if trace.Enabled() {
@@ -94,7 +96,7 @@ func (w *Tab) draw() {
 		w.drawWidgets(v.Widgets, prev.Widgets)
 	}
 	w.drawn = v
-	w.probe.drawn(v.Rev)
+	w.probe.Drawn(v.Rev)
 	w.shell.tabDrawn(w)
 }
 
@@ -205,7 +207,7 @@ func (w *Tab) blocks(below bool) *prompt.ExtensionBlocks {
 func (w *Tab) tickBash(running bool) {
 	switch {
 	case running && w.stopBashTick == nil:
-		w.stopBashTick = tickOnUI(w.do, time.Second, func() {
+		w.stopBashTick = uiloop.Tick(w.do, time.Second, func() {
 			w.session.TickBash()
 			w.Invalidate()
 		})
@@ -229,7 +231,7 @@ const linesPerFrameMs = 6
 // the frames goroutine).
 func (w *Tab) drawPaced() time.Duration {
 	if w.shell.loopEnded.Load() {
-		return frameInterval
+		return uiloop.FrameInterval
 	}
 	before := kit.LinesDrawn()
 	w.draw()
@@ -238,5 +240,15 @@ func (w *Tab) drawPaced() time.Duration {
 
 func frameGap(newLines uint64) time.Duration {
 	gap := time.Duration(newLines) * linesPerFrameMs * time.Millisecond
-	return min(max(gap, frameInterval), maxFrameGap)
+	return min(max(gap, uiloop.FrameInterval), uiloop.MaxFrameGap)
+}
+
+// AfterPaint implements painter.
+func (w *Tab) AfterPaint(f func()) {
+	var once sync.Once
+	done := func() { once.Do(f) }
+	rev := w.session.Rev()
+	time.AfterFunc(uiloop.PaintWaitMax, done)
+	w.do(func() { w.probe.Wait(rev, done, w.drawn.Rev) })
+	w.Invalidate()
 }

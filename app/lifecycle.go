@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"sync"
+
+	"knightcode.ai/desktop/app/uiloop"
 )
 
 // requestQuit is the close button and the menu's Quit: with agents
@@ -63,7 +65,7 @@ func (w *Window) quit() {
 		// Once Fyne's loop has ended, fyne.Do would run Quit here, on a
 		// goroutine, after the graphics library is gone.
 		if !w.loopEnded.Load() {
-			uiDo(w.quitApp)
+			uiloop.Do(w.quitApp)
 		}
 	}()
 }
@@ -107,7 +109,7 @@ func (w *Tab) stopUI() {
 // shutdownAgent cancels the tab's background work and waits for it, then
 // stops its agent. It blocks: never on the UI goroutine.
 func (w *Tab) shutdownAgent() {
-	w.bg.stop()
+	w.bg.Stop()
 	w.messages.close()
 	if w.controller != nil {
 		w.controller.Shutdown()
@@ -124,7 +126,7 @@ func (w *Window) do(f func()) {
 	if w.loopEnded.Load() {
 		return
 	}
-	uiDo(func() {
+	uiloop.Do(func() {
 		if !w.loopEnded.Load() {
 			f()
 		}

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"knightcode.ai/desktop/app/uiloop"
 	"knightcode.ai/desktop/model"
 )
 
@@ -43,7 +44,7 @@ func (r *retryStrip) Set(state *model.RetryState) {
 	r.show()
 	r.box.Show()
 	if r.stopTicking == nil {
-		r.stopTicking = tickOnUI(r.do, 250*time.Millisecond, r.show)
+		r.stopTicking = uiloop.Tick(r.do, 250*time.Millisecond, r.show)
 	}
 }
 

@@ -36,7 +36,7 @@ func Run(args []string) int {
 			w.do(w.Quit)
 		}
 	}()
-	stopProfiles := startProfiles()
+	stopProfiles := trace.StartProfiles()
 	defer stopProfiles()
 	trace.Mark("show")
 	w.ShowAndRun()

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"knightcode.ai/desktop/app/uiloop"
 	"knightcode.ai/desktop/internal/testsupport"
 	"knightcode.ai/desktop/model"
 	"knightcode.ai/desktop/rpcconn"
@@ -21,7 +22,7 @@ func windowGoroutines() []string {
 	buf = buf[:runtime.Stack(buf, true)]
 	var out []string
 	for _, g := range strings.Split(string(buf), "\n\n") {
-		if strings.Contains(g, "app.(*workers).Go") || strings.Contains(g, ".Ask[...]") {
+		if strings.Contains(g, "app.(*uiloop.Workers).Go") || strings.Contains(g, ".Ask[...]") {
 			out = append(out, g)
 		}
 	}
@@ -50,13 +51,13 @@ func TestWindowShutdownStopsItsQueries(t *testing.T) {
 
 	// What runs on the UI goroutine from now on is counted.
 	var late []string
-	uiDo = func(f func()) {
+	uiloop.Do = func(f func()) {
 		uiLock.Lock()
 		defer uiLock.Unlock()
-		late = append(late, "uiDo")
+		late = append(late, "uiloop.Do")
 		f()
 	}
-	uiDoAndWait = uiDo
+	uiloop.DoAndWait = uiloop.Do
 	start := time.Now()
 	w.shell.loopEnded.Store(true) // as Run does when Fyne's loop returns
 	w.shell.shutdown()

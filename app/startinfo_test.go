@@ -9,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
+	"knightcode.ai/desktop/app/uiloop"
 	"knightcode.ai/desktop/internal/testsupport"
 	"knightcode.ai/desktop/model"
 )
@@ -131,12 +132,12 @@ func TestWindowSettingsShowValuesInEffect(t *testing.T) {
 		})
 		return strings.Contains(title, "Restart it now?")
 	})
-	// Restart closes the agent's dialogs through uiDo, from the UI
+	// Restart closes the agent's dialogs through uiloop.Do, from the UI
 	// goroutine: Fyne queues that, the tests' onUI would wait for itself.
-	do := uiDo
-	uiDo = func(f func()) { go onUI(f) }
+	do := uiloop.Do
+	uiloop.Do = func(f func()) { go onUI(f) }
 	press(w, fyne.KeyReturn)
-	uiDo = do
+	uiloop.Do = do
 	// A second agent asks for its state once it runs.
 	testsupport.Eventually(t, "restarted", func() bool { return len(sentOfType(t, log, "get_state")) >= 2 && drawn(w).Conn == model.ConnReady })
 	if got := strings.Join(w.controller.Options().Args, " "); !strings.HasPrefix(got, "--fake-delay=1ms ") {

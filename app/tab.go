@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"knightcode.ai/desktop/app/uiloop"
 	"knightcode.ai/desktop/internal/trace"
 	"knightcode.ai/desktop/model"
 	"knightcode.ai/desktop/rpcconn"
@@ -37,11 +38,11 @@ type Tab struct {
 
 	session    *model.Session
 	controller *model.Controller
-	frames     *frames
+	frames     *uiloop.Frames
 	dialogs    *dialogQueue
 	// modals are the open dialogs, for the keyboard.
 	modals *modalStack
-	probe  *paintProbe
+	probe  *uiloop.PaintProbe
 
 	// The last view drawn, so unchanged parts are skipped.
 	drawn model.View
@@ -94,7 +95,7 @@ type Tab struct {
 	// closed is set once the tab has left the window.
 	closed bool
 	// bg runs the window's background work; quitting stops it first.
-	bg *workers
+	bg *uiloop.Workers
 	// started is how the agent was last started, for Settings.
 	started startInfo
 	// referenceNote is the draft as a dropped file's reference left it,
@@ -110,9 +111,9 @@ type Tab struct {
 func newTab(shell *Window, flags Flags) *Tab {
 	a := shell.app
 	w := &Tab{shell: shell, app: a, win: shell.win, flags: flags, settings: LoadSettings(a.Preferences()),
-		session: model.NewSession(), bg: newWorkers(), view: container.NewStack()}
+		session: model.NewSession(), bg: uiloop.NewWorkers(), view: container.NewStack()}
 	w.messages.w = w
-	w.frames = newFrames(w.drawPaced)
+	w.frames = uiloop.NewFrames(w.drawPaced)
 	w.modals = &modalStack{}
 	w.dialogs = &dialogQueue{parent: w.win, do: w.do, stack: w.modals,
 		respond: func(id string, ans rpcconn.UIAnswer) {
@@ -201,7 +202,7 @@ func (w *Tab) build() {
 	w.prompt.Editor.OnShortcut = w.shortcut
 	w.prompt.Editor.OnPaste = w.pasteImage
 	w.prompt.Editor.SetCursorBlink(w.settings.BlinkCursor)
-	// The idle timer's work goes through w.do (uiDo), which the window
+	// The idle timer's work goes through w.do (uiloop.Do), which the window
 	// tests serialize with their own UI actions.
 	w.prompt.Editor.RunOnUI = w.do
 	w.toasts = status.NewToastLayer()
@@ -226,13 +227,13 @@ func (w *Tab) build() {
 	split.Offset = 0.68
 	bottom := container.NewVBox(w.retry.box, w.above, w.draftRestore, w.attachStrip, w.prompt, w.below, w.status)
 	w.body = container.NewBorder(top, bottom, nil, nil, split)
-	w.probe = newPaintProbe()
-	w.probe.painted = func() {
+	w.probe = uiloop.NewPaintProbe()
+	w.probe.Painted = func() {
 		if trace.Enabled() {
 			trace.Mark("painted", len(w.drawn.Items))
 		}
 	}
-	w.view.Objects = []fyne.CanvasObject{w.body, w.toasts.Object(), w.probe.object}
+	w.view.Objects = []fyne.CanvasObject{w.body, w.toasts.Object(), w.probe.Object()}
 	w.view.Refresh()
 	w.prompt.Editor.OnScrollKey = w.chat.ScrollKey
 	w.prompt.Editor.OnCopy = w.copySelection

@@ -176,7 +176,7 @@ func (w *Window) show(t *Tab) {
 		trace.Mark("tab", w.indexOf(t))
 		// The benchmark times the switch to the frame that shows it: the
 		// probe marks "painted" at the next paint.
-		t.probe.wait(paintWait{done: func() {}}, t.drawn.Rev)
+		t.probe.Wait(0, func() {}, t.drawn.Rev)
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
 
+	"knightcode.ai/desktop/app/uiloop"
 	"knightcode.ai/desktop/internal/testsupport"
 	"knightcode.ai/desktop/model"
 	"knightcode.ai/desktop/rpcconn/rpctest"
@@ -68,12 +69,12 @@ func openWindowWith(t *testing.T, flags Flags) *Tab {
 var uiLock sync.Mutex
 
 func serializeUI(t *testing.T) {
-	do, doAndWait := uiDo, uiDoAndWait
-	uiDo, uiDoAndWait = onUI, onUI
-	t.Cleanup(func() { uiDo, uiDoAndWait = do, doAndWait })
+	do, doAndWait := uiloop.Do, uiloop.DoAndWait
+	uiloop.Do, uiloop.DoAndWait = onUI, onUI
+	t.Cleanup(func() { uiloop.Do, uiloop.DoAndWait = do, doAndWait })
 }
 
-// onUI runs f as the UI goroutine would; f must not wait for uiDo itself.
+// onUI runs f as the UI goroutine would; f must not wait for uiloop.Do itself.
 func onUI(f func()) {
 	uiLock.Lock()
 	defer uiLock.Unlock()

@@ -1,6 +1,7 @@
 // Package trace writes timing marks for the UI benchmarks
 // (scripts/bench-ui.sh) when KNIGHTCODE_TRACE names a file; without it
-// every mark is a no-op. It imports only the standard library, so the
+// every mark is a no-op. It also writes the CPU and heap profiles
+// KNIGHTCODE_CPUPROFILE and KNIGHTCODE_MEMPROFILE ask for (profile.go). It imports only the standard library, so the
 // model and the window can both mark.
 package trace
 

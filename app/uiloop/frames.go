@@ -1,31 +1,31 @@
-package app
+package uiloop
 
 import (
 	"sync"
 	"time"
 )
 
-// frameInterval caps redraws at about 60 per second.
-const frameInterval = 16 * time.Millisecond
+// FrameInterval caps redraws at about 60 per second.
+const FrameInterval = 16 * time.Millisecond
 
-// maxFrameGap is the longest a busy stream waits between redraws.
-const maxFrameGap = 250 * time.Millisecond
+// MaxFrameGap is the longest a busy stream waits between redraws.
+const MaxFrameGap = 250 * time.Millisecond
 
 // burstEnd is how long without a change counts as the end of a burst:
 // then the redraw comes at once, whatever the pace, so the last of a
 // stream is on screen promptly.
 const burstEnd = 30 * time.Millisecond
 
-// frames coalesces "something changed" into at most one redraw per frame.
+// Frames coalesces "something changed" into at most one redraw per frame.
 // Only one redraw is ever queued with Fyne: its queue is unbounded, and a
 // stream of 2,400 events a second must not become 2,400 queued closures.
 // Waiting for each redraw (DoAndWait) also slows this goroutine, never the
 // agent's reader, when the UI falls behind.
 //
 // draw returns how long to wait at least before the next redraw while
-// changes keep coming: frameInterval normally, longer when a redraw was
-// costly (see Window.frameGap).
-type frames struct {
+// changes keep coming: FrameInterval normally, longer when a redraw was
+// costly (the app's frameGap).
+type Frames struct {
 	draw func() time.Duration
 	kick chan struct{}
 	stop chan struct{}
@@ -33,24 +33,25 @@ type frames struct {
 	done chan struct{}
 }
 
-func newFrames(draw func() time.Duration) *frames {
-	f := &frames{draw: draw, kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+// NewFrames starts the loop that calls draw on the UI goroutine.
+func NewFrames(draw func() time.Duration) *Frames {
+	f := &Frames{draw: draw, kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
 	go f.loop()
 	return f
 }
 
 // Invalidate asks for a redraw; safe from any goroutine, never blocks.
-func (f *frames) Invalidate() {
+func (f *Frames) Invalidate() {
 	select {
 	case f.kick <- struct{}{}:
 	default:
 	}
 }
 
-func (f *frames) loop() {
+func (f *Frames) loop() {
 	defer close(f.done)
 	var last time.Time
-	gap := frameInterval
+	gap := FrameInterval
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	for {
@@ -78,12 +79,12 @@ func (f *frames) loop() {
 			}
 		}
 		last = time.Now()
-		uiDoAndWait(func() { gap = f.draw() })
+		DoAndWait(func() { gap = f.draw() })
 	}
 }
 
 // Stop ends the loop; it must not be called from the UI goroutine while a
 // redraw may be pending, or it would wait for itself.
-func (f *frames) Stop() {
+func (f *Frames) Stop() {
 	f.once.Do(func() { close(f.stop) })
 }

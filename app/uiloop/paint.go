@@ -1,4 +1,4 @@
-package app
+package uiloop
 
 import (
 	"image"
@@ -11,16 +11,16 @@ import (
 )
 
 // Fyne says nothing when a frame is painted: draw only changes objects,
-// and the driver paints them at its next tick. paintProbe tells anyway: a
+// and the driver paints them at its next tick. PaintProbe tells anyway: a
 // 1×1 transparent raster in the window, whose texture, once dropped by a
 // refresh, is made again by the painter while it paints the frame. That
 // is the moment a long session's older history may start converting
 // (HistoryLoad) without competing with the first screen's paint.
-type paintProbe struct {
+type PaintProbe struct {
 	raster *canvas.Raster
 	object fyne.CanvasObject
-	// painted (may be nil) runs at each paint that had waiters.
-	painted func()
+	// Painted (may be nil) runs at each paint that had waiters.
+	Painted func()
 
 	// waiting wait for a draw, armed for the next paint. The UI goroutine
 	// is their only user, but the test driver paints on any goroutine.
@@ -34,15 +34,16 @@ type paintWait struct {
 	done func()
 }
 
-// paintWaitMax is how long AfterPaint waits for a paint that may never
+// PaintWaitMax is how long a wait for a paint should last at most for a paint that may never
 // come: a hidden or minimised window paints nothing, nor does the test
 // driver.
-const paintWaitMax = 500 * time.Millisecond
+const PaintWaitMax = 500 * time.Millisecond
 
 var clearPixel = image.NewNRGBA(image.Rect(0, 0, 1, 1))
 
-func newPaintProbe() *paintProbe {
-	p := &paintProbe{}
+// NewPaintProbe returns a probe; Object goes in the window.
+func NewPaintProbe() *PaintProbe {
+	p := &PaintProbe{}
 	p.raster = canvas.NewRaster(p.generate)
 	p.raster.Resize(fyne.NewSize(1, 1))
 	p.object = container.NewWithoutLayout(p.raster)
@@ -50,14 +51,14 @@ func newPaintProbe() *paintProbe {
 }
 
 // generate runs on the UI goroutine while a frame is painted.
-func (p *paintProbe) generate(w, h int) image.Image {
+func (p *PaintProbe) generate(w, h int) image.Image {
 	p.mu.Lock()
 	armed := p.armed
 	p.armed = nil
 	p.mu.Unlock()
 	if len(armed) > 0 {
-		if p.painted != nil {
-			p.painted()
+		if p.Painted != nil {
+			p.Painted()
 		}
 		for _, f := range armed {
 			go f()
@@ -66,14 +67,20 @@ func (p *paintProbe) generate(w, h int) image.Image {
 	return clearPixel
 }
 
-// drawn arms the waits for a draw of rev or older, on the UI goroutine
+// Object is the probe's raster, to put in the window's content.
+func (p *PaintProbe) Object() fyne.CanvasObject { return p.object }
+
+// Drawn arms the waits for a draw of rev or older, on the UI goroutine
 // once the widgets hold the session as it was at rev.
-func (p *paintProbe) drawn(rev uint64) {
-	p.wait(paintWait{}, rev)
+func (p *PaintProbe) Drawn(rev uint64) {
+	p.Wait(0, nil, rev)
 }
 
-// wait adds w (unless its done is nil) and arms what rev satisfies.
-func (p *paintProbe) wait(w paintWait, rev uint64) {
+// Wait adds done (unless nil), to run at the first paint after a draw of
+// rev, and arms what drawnRev, the revision drawn now, satisfies.
+func (p *PaintProbe) Wait(rev uint64, done func(), drawnRev uint64) {
+	w := paintWait{rev, done}
+	rev = drawnRev
 	p.mu.Lock()
 	if w.done != nil {
 		p.waiting = append(p.waiting, w)
@@ -93,14 +100,4 @@ func (p *paintProbe) wait(w paintWait, rev uint64) {
 	if armed {
 		p.raster.Refresh()
 	}
-}
-
-// AfterPaint implements painter.
-func (w *Tab) AfterPaint(f func()) {
-	var once sync.Once
-	done := func() { once.Do(f) }
-	rev := w.session.Rev()
-	time.AfterFunc(paintWaitMax, done)
-	w.do(func() { w.probe.wait(paintWait{rev, done}, w.drawn.Rev) })
-	w.Invalidate()
 }

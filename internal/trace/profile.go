@@ -1,4 +1,4 @@
-package app
+package trace
 
 import (
 	"fmt"
@@ -7,11 +7,11 @@ import (
 	"runtime/pprof"
 )
 
-// startProfiles writes a CPU profile to $KNIGHTCODE_CPUPROFILE and, at
+// StartProfiles writes a CPU profile to $KNIGHTCODE_CPUPROFILE and, at
 // the end, a heap profile to $KNIGHTCODE_MEMPROFILE, for `go tool pprof`:
 // the benchmarks' figures say how much, a profile says where. The returned
 // function stops and writes them.
-func startProfiles() func() {
+func StartProfiles() func() {
 	var stops []func()
 	if path := os.Getenv("KNIGHTCODE_CPUPROFILE"); path != "" {
 		if f, err := os.Create(path); err != nil {

@@ -1,16 +1,16 @@
-package app
+package uiloop
 
 import (
 	"context"
 	"sync"
 )
 
-// workers runs the window's own background work — queries for the
+// Workers runs a tab's own background work — queries for the
 // session browser, the tree, the fork list and the palette, loading
-// attachments — so that closing the window can cancel it and wait for it
+// attachments — so that closing the tab can cancel it and wait for it
 // before the agent is stopped. (The controller's own goroutines are its
 // business: Controller.Shutdown waits for those.)
-type workers struct {
+type Workers struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
@@ -19,14 +19,15 @@ type workers struct {
 	closed bool
 }
 
-func newWorkers() *workers {
+// NewWorkers returns workers ready to run.
+func NewWorkers() *Workers {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &workers{ctx: ctx, cancel: cancel}
+	return &Workers{ctx: ctx, cancel: cancel}
 }
 
 // Go runs f on a goroutine that stop cancels and waits for; f gets the
 // context to honour. Once stopped, f is not run and Go reports false.
-func (g *workers) Go(f func(ctx context.Context)) bool {
+func (g *Workers) Go(f func(ctx context.Context)) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.closed {
@@ -40,10 +41,10 @@ func (g *workers) Go(f func(ctx context.Context)) bool {
 	return true
 }
 
-// stop cancels what runs and waits for it. It must not be called from the
+// Stop cancels what runs and waits for it. It must not be called from the
 // UI goroutine while a worker may wait for it (workers hand work to the UI
-// with Window.do, which never waits).
-func (g *workers) stop() {
+// with Do, which never waits).
+func (g *Workers) Stop() {
 	g.mu.Lock()
 	g.closed = true
 	g.mu.Unlock()

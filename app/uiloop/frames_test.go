@@ -1,4 +1,4 @@
-package app
+package uiloop
 
 import (
 	"sync/atomic"
@@ -7,11 +7,11 @@ import (
 )
 
 // frames with a real UI goroutine stand-in: draws run on the loop's own
-// goroutine, which is what uiDoAndWait does in the test driver.
-func countingFrames(gap time.Duration) (*frames, *atomic.Int32, *atomic.Int64) {
+// goroutine, which is what DoAndWait does in the test driver.
+func countingFrames(gap time.Duration) (*Frames, *atomic.Int32, *atomic.Int64) {
 	var n atomic.Int32
 	var lastDraw atomic.Int64
-	f := newFrames(func() time.Duration {
+	f := NewFrames(func() time.Duration {
 		n.Add(1)
 		lastDraw.Store(time.Now().UnixNano())
 		return gap
@@ -60,15 +60,4 @@ func waitUntil(t *testing.T, ok func() bool) {
 		}
 	}
 	t.Fatal("timed out")
-}
-
-func TestFrameGapGrowsWithNewLines(t *testing.T) {
-	for _, c := range []struct {
-		lines uint64
-		want  time.Duration
-	}{{0, frameInterval}, {2, frameInterval}, {10, 60 * time.Millisecond}, {40, 240 * time.Millisecond}, {400, maxFrameGap}} {
-		if got := frameGap(c.lines); got != c.want {
-			t.Errorf("frameGap(%d) = %v, want %v", c.lines, got, c.want)
-		}
-	}
 }

@@ -1,15 +1,15 @@
-package app
+package uiloop
 
 import (
 	"time"
 )
 
-// tickOnUI runs f on the UI goroutine, through do (nil: uiDo), every
+// Tick runs f on the UI goroutine, through do (nil: Do), every
 // interval until the returned stop is called. Countdowns use it only while
 // something counts down, so an idle window runs no timer.
-func tickOnUI(do func(func()), interval time.Duration, f func()) (stop func()) {
+func Tick(do func(func()), interval time.Duration, f func()) (stop func()) {
 	if do == nil {
-		do = uiDo
+		do = Do
 	}
 	ticker := time.NewTicker(interval)
 	done := make(chan struct{})

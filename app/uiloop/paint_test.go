@@ -1,4 +1,4 @@
-package app
+package uiloop
 
 import (
 	"testing"
@@ -14,18 +14,18 @@ import (
 // its revision and fired by the next paint, not before.
 func TestPaintProbeFiresAtThePaintAfterTheDraw(t *testing.T) {
 	test.NewTempApp(t)
-	p := newPaintProbe()
+	p := NewPaintProbe()
 	painted := 0
-	p.painted = func() { painted++ }
-	w := test.NewWindow(container.NewStack(widget.NewLabel("transcript"), p.object))
+	p.Painted = func() { painted++ }
+	w := test.NewWindow(container.NewStack(widget.NewLabel("transcript"), p.Object()))
 	w.Resize(fyne.NewSize(200, 100))
 	defer w.Close()
 
 	fired := make(chan int, 2)
-	p.wait(paintWait{rev: 5, done: func() { fired <- 5 }}, 4)
+	p.Wait(5, func() { fired <- 5 }, 4)
 	w.Canvas().Capture()
 	expectNone(t, fired, "before its draw")
-	p.drawn(5)
+	p.Drawn(5)
 	expectNone(t, fired, "before the paint")
 	w.Canvas().Capture()
 	select {
@@ -37,7 +37,7 @@ func TestPaintProbeFiresAtThePaintAfterTheDraw(t *testing.T) {
 		t.Fatal("not fired by the paint after the draw")
 	}
 	// Drawn already: armed at once.
-	p.wait(paintWait{rev: 3, done: func() { fired <- 3 }}, 5)
+	p.Wait(3, func() { fired <- 3 }, 5)
 	w.Canvas().Capture()
 	if got := <-fired; got != 3 {
 		t.Fatalf("fired %d", got)

@@ -1,0 +1,8 @@
+// Package uiloop owns how and when work reaches Fyne's UI goroutine: handing
+// it over (Do, DoAndWait, which window tests replace), timers that tick only
+// while needed, a tab's cancellable background workers, redraws coalesced
+// to one per frame, and a probe that says when a frame was painted.
+//
+// It imports Fyne and the standard library only; it knows nothing of
+// sessions or agents.
+package uiloop
