@@ -1,15 +1,10 @@
 package palette
 
 import (
-	"image/png"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"knightcode.ai/desktop/model"
 	"knightcode.ai/desktop/widgets/prompt"
@@ -43,34 +38,6 @@ func sampleSlash() []model.PaletteItem {
 	}
 }
 
-// saveOverlayShots is saveShots for pop-ups: show runs once the window is
-// up, to open the pop-up on its canvas.
-func saveOverlayShots(t *testing.T, name string, size fyne.Size, build func() fyne.CanvasObject, show func(c fyne.Canvas)) {
-	t.Helper()
-	dir := os.Getenv("KC_SHOTS")
-	if dir == "" {
-		return
-	}
-	for _, v := range []struct {
-		name    string
-		variant fyne.ThemeVariant
-	}{{"light", theme.VariantLight}, {"dark", theme.VariantDark}} {
-		a := test.NewTempApp(t)
-		a.Settings().SetTheme(widgettest.InVariant(v.variant))
-		w := test.NewTempWindow(t, build())
-		w.Resize(size)
-		show(w.Canvas())
-		f, err := os.Create(filepath.Join(dir, name+"-"+v.name+".png"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := png.Encode(f, w.Canvas().Capture()); err != nil {
-			t.Fatal(err)
-		}
-		f.Close()
-	}
-}
-
 // backdrop stands in for the window under a pop-up.
 func backdrop() (fyne.CanvasObject, *prompt.PromptEditor) {
 	chat := widget.NewLabel("The chat would be here.")
@@ -79,7 +46,7 @@ func backdrop() (fyne.CanvasObject, *prompt.PromptEditor) {
 }
 
 func TestPaletteShots(t *testing.T) {
-	saveOverlayShots(t, "palette", fyne.NewSize(800, 560), func() fyne.CanvasObject {
+	widgettest.SaveOverlayShots(t, "palette", fyne.NewSize(800, 560), func() fyne.CanvasObject {
 		b, _ := backdrop()
 		return b
 	}, func(c fyne.Canvas) {
@@ -89,7 +56,7 @@ func TestPaletteShots(t *testing.T) {
 		p.panel.entry.SetText("se")
 	})
 	var ed *prompt.PromptEditor
-	saveOverlayShots(t, "slash", fyne.NewSize(640, 420), func() fyne.CanvasObject {
+	widgettest.SaveOverlayShots(t, "slash", fyne.NewSize(640, 420), func() fyne.CanvasObject {
 		var b fyne.CanvasObject
 		b, ed = backdrop()
 		return b

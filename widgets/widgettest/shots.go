@@ -13,8 +13,15 @@ import (
 
 // SaveShots renders obj at size in the light and the dark theme into
 // $KC_SHOTS/<name>-light.png and -dark.png, for a person to look at. Without
-// KC_SHOTS it does nothing. setup runs after the theme is applied.
+// KC_SHOTS it does nothing.
 func SaveShots(t *testing.T, name string, size fyne.Size, build func() fyne.CanvasObject) {
+	t.Helper()
+	SaveOverlayShots(t, name, size, build, nil)
+}
+
+// SaveOverlayShots is SaveShots for pop-ups: show (unless nil) runs once
+// the window is up, to open the pop-up on its canvas.
+func SaveOverlayShots(t *testing.T, name string, size fyne.Size, build func() fyne.CanvasObject, show func(c fyne.Canvas)) {
 	t.Helper()
 	dir := os.Getenv("KC_SHOTS")
 	if dir == "" {
@@ -28,12 +35,14 @@ func SaveShots(t *testing.T, name string, size fyne.Size, build func() fyne.Canv
 		a.Settings().SetTheme(InVariant(v.variant))
 		w := test.NewTempWindow(t, build())
 		w.Resize(size)
-		img := w.Canvas().Capture()
+		if show != nil {
+			show(w.Canvas())
+		}
 		f, err := os.Create(filepath.Join(dir, name+"-"+v.name+".png"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := png.Encode(f, img); err != nil {
+		if err := png.Encode(f, w.Canvas().Capture()); err != nil {
 			t.Fatal(err)
 		}
 		f.Close()
