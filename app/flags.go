@@ -22,6 +22,8 @@ type Flags struct {
 	// SSHConfig an ssh client config to use instead of ~/.ssh/config.
 	SSH       string
 	SSHConfig string
+	// InstallAgent installs the agent when none is found, and exits.
+	InstallAgent bool
 }
 
 const usageLine = "usage: knightcode-desktop [--ssh [USER@]HOST[:PORT] [--ssh-config FILE]] [--agent PATH] [--cwd DIR] [-- AGENT ARGS…]"
@@ -43,6 +45,7 @@ func ParseFlags(args []string, stdout, stderr io.Writer) (Flags, error) {
 	})
 	fs.StringVar(&f.SSH, "ssh", "", "")
 	fs.StringVar(&f.SSHConfig, "ssh-config", "", "")
+	fs.BoolVar(&f.InstallAgent, "install-agent", false, "")
 	usage := func(w io.Writer) {
 		fmt.Fprint(w, usageLine+`
 
@@ -63,6 +66,10 @@ Options:
                  a login shell's PATH)
   --ssh-config FILE
                  the ssh client config to use (ssh -F FILE)
+  --install-agent
+                 when no agent is found, install the current public agent
+                 (pi, with a Node new enough for it) into the app's data
+                 folder with npm, then exit; ./scripts/run.sh runs it
   -h, --help     show this help and exit
   --             everything after it goes to the agent, e.g.
                  -- --provider local --model qwen

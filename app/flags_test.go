@@ -91,6 +91,9 @@ func TestFindAgentOrder(t *testing.T) {
 			return "", io.EOF
 		},
 		isFile: func(p string) bool { return files[p] },
+		dataAgent: func() (string, bool) {
+			return "/home/u/.local/share/knightcode-desktop/agent/bin/pi", files["/home/u/.local/share/knightcode-desktop/agent/bin/pi"]
+		},
 	}
 	check := func(flagPath, saved, wantPath, wantSource string) {
 		t.Helper()
@@ -108,8 +111,15 @@ func TestFindAgentOrder(t *testing.T) {
 	check("", "", "", "")
 	onPath["pi"] = "/usr/bin/pi"
 	check("", "", "/usr/bin/pi", "pi on PATH")
+	// The app's own install goes before a pi on PATH, whose release
+	// the app may not know, and after a knightcode on PATH.
+	files["/home/u/.local/share/knightcode-desktop/agent/bin/pi"] = true
+	check("", "", "/home/u/.local/share/knightcode-desktop/agent/bin/pi", "installed by the app")
 	onPath["knightcode"] = "/usr/bin/knightcode"
 	check("", "", "/usr/bin/knightcode", "knightcode on PATH")
+	// A bundle's agent folder beside the app.
+	files["/apps/kc/agent/bin/pi"] = true
+	check("", "", "/apps/kc/agent/bin/pi", "bundled with the app")
 	files["/apps/kc/knightcode"] = true
 	check("", "", "/apps/kc/knightcode", "bundled with the app")
 	check("", "/gone/agent", "/apps/kc/knightcode", "bundled with the app")

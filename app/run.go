@@ -22,6 +22,9 @@ func Run(args []string) int {
 		return status
 	}
 	a := fyneapp.NewWithID(AppID)
+	if flags.InstallAgent {
+		return installAgentCommand(flags, LoadSettings(a.Preferences()).AgentPath, os.Stderr)
+	}
 	a.SetIcon(assets.Icon)
 	a.Settings().SetTheme(newAppTheme(LoadSettings(a.Preferences())))
 	w := NewWindow(a, flags)

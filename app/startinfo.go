@@ -44,7 +44,7 @@ func resolveStart(flags Flags, s Settings, l lookup, getwd func() (string, error
 	if found, ok := l.find(flags.Agent, s.AgentPath); ok {
 		st.agent = absExecutable(found.Path, l)
 		st.agentSource = agentSourceWords(found.Source)
-		st.savedAgentUnusable = s.AgentPath != "" && found.Source != "--agent" && found.Source != "settings"
+		st.savedAgentUnusable = s.AgentPath != "" && found.Source != sourceFlag && found.Source != sourceSettings
 	}
 	switch {
 	case flags.Dir != "":
@@ -89,12 +89,14 @@ func absExecutable(path string, l lookup) string {
 // agentSourceWords says how FindAgent found the agent.
 func agentSourceWords(source string) string {
 	switch source {
-	case "--agent":
+	case sourceFlag:
 		return fromFlagAgent
-	case "settings":
+	case sourceSettings:
 		return fromSetting
-	case "bundled with the app":
+	case sourceBundled:
 		return "found beside this app"
+	case sourceInstalled:
+		return "installed by this app in its data folder"
 	case "knightcode on PATH":
 		return "found on PATH as knightcode"
 	case "pi on PATH":
@@ -106,7 +108,7 @@ func agentSourceWords(source string) string {
 // agentInUse is the Settings line under the agent field.
 func (st startInfo) agentInUse() string {
 	if st.agent == "" {
-		return "In use: none — no agent was found in this setting, beside the app or on PATH (knightcode, pi)."
+		return "In use: none — no agent was found in this setting, beside the app, on PATH (knightcode, pi) or in the app's data folder."
 	}
 	line := "In use: " + st.agent + " — " + st.agentSource + "."
 	if st.savedAgentUnusable {

@@ -21,6 +21,15 @@ fi
 say "building .cache/bin/knightcode-desktop (the first build takes a few minutes)"
 (cd "$repo" && go build -tags migrated_fynedo -o "$bin" .)
 
+# The agent comes with the app: when none is found (--agent, Settings, beside
+# the app, knightcode or pi on PATH), the current public agent and a Node new
+# enough for it are installed with npm into the app's data folder: no sudo,
+# nothing global, nothing when one is there. Without it the window opens
+# anyway and says what to do.
+if ! "$bin" --install-agent "$@"; then
+	say "no agent was installed; the window will say what to do"
+fi
+
 # Started from the caller's folder, not the repository's: that is the folder
 # a user expects the agent to work in.
 exec "$bin" "$@"
