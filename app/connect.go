@@ -39,7 +39,7 @@ func (w *Tab) connect() {
 	} else {
 		w.started = resolveStart(w.flags, w.settings, systemLookup, os.Getwd)
 		if w.started.agent == "" {
-			w.showFirstRun()
+			w.agentSetup.show()
 			return
 		}
 		w.controller = model.NewController(w.session, w, w.startOptions())
@@ -47,7 +47,12 @@ func (w *Tab) connect() {
 	w.controller.OnReady = func() {
 		w.do(func() {
 			w.ready = true
-			w.updateWelcome(w.drawn)
+			w.modelSetup.ready()
+			// The session may have changed since the last frame: the
+			// first screen follows it as it is now, not as last drawn.
+			v := w.session.View(&w.drawn)
+			w.modelSetup.update(v)
+			w.updateWelcome(v)
 			w.loadCommands()
 			w.loadRecent()
 		})

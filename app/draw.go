@@ -76,6 +76,7 @@ func (w *Tab) draw() {
 	if name := sessionLabel(v.SessionName, w.firstPrompt); name != w.name.Text {
 		w.name.SetText(name)
 	}
+	w.modelSetup.update(v)
 	w.updateWelcome(v)
 	if folder := w.where(true); folder != w.folder.Text {
 		w.folder.SetText(folder)

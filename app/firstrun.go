@@ -4,67 +4,103 @@ import (
 	"os"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/storage"
-	"fyne.io/fyne/v2/theme"
-	"fyne.io/fyne/v2/widget"
 	native "github.com/sqweek/dialog"
+
+	"knightcode.ai/desktop/app/setup"
 	"knightcode.ai/desktop/model"
 )
 
-// showFirstRun replaces the chat with a panel that explains what is missing
-// and lets the user pick the agent binary.
-func (w *Tab) showFirstRun() {
-	title := widget.NewLabelWithStyle("No KnightCode agent found", fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
-	title.SizeName = theme.SizeNameHeadingText
-	explain := widget.NewLabel("KnightCode Desktop is a window for the KnightCode coding agent, a command-line " +
-		"program that talks to language models and runs tools in your project. The window starts the agent " +
-		"itself, so it needs to know where its executable is.\n\n" +
-		"It looked for: the agent chosen in Settings, \"knightcode\" next to this app, and \"knightcode\" " +
-		"or \"pi\" (the agent's public twin, npm package @mariozechner/pi-coding-agent) on your PATH.")
-	explain.Wrapping = fyne.TextWrapWord
-	choose := widget.NewButtonWithIcon("Choose the agent executable…", theme.FolderOpenIcon(), w.chooseAgent)
-	choose.Importance = widget.HighImportance
-	panel := container.NewVBox(title, explain, container.NewCenter(choose))
-	w.firstRun = container.NewCenter(container.NewGridWrap(fyne.NewSize(560, 300), panel))
-	w.view.Objects = []fyne.CanvasObject{container.NewBorder(nil, w.status, nil, nil, w.firstRun)}
-	w.view.Refresh()
-	w.session.SetConn(model.ConnFailed, "no agent")
-	w.Invalidate()
+// agentSetup is the tab's surface for a tab without an agent: the agent
+// panel in place of the conversation, the editor and header put away, the
+// status bar where it always is. It goes once an agent is chosen, or the
+// app's install of one finishes.
+type agentSetup struct {
+	tab   *Tab
+	panel *setup.AgentPanel
+	// hidden are the tab's parts put away while the panel shows.
+	hidden []fyne.CanvasObject
 }
 
-// chooseAgent asks for the binary with the platform's file dialog, falling
+func newAgentSetup(t *Tab) *agentSetup {
+	a := &agentSetup{tab: t, panel: setup.NewAgentPanel(t.shell.installer)}
+	a.panel.OnChoose = a.choose
+	a.panel.Object().Hide()
+	return a
+}
+
+// showing reports whether the tab is waiting for an agent.
+func (a *agentSetup) showing() bool { return a.panel.Object().Visible() }
+
+// show puts the panel up in place of the conversation.
+func (a *agentSetup) show() {
+	t := a.tab
+	a.hidden = []fyne.CanvasObject{t.top, t.split, t.prompt}
+	for _, o := range a.hidden {
+		o.Hide()
+	}
+	a.panel.Object().Show()
+	a.panel.Start()
+	t.body.Refresh()
+	t.session.SetConn(model.ConnFailed, "no agent")
+	t.Invalidate()
+}
+
+// hide takes the panel down and brings the conversation back.
+func (a *agentSetup) hide() {
+	a.panel.Stop()
+	a.panel.Object().Hide()
+	for _, o := range a.hidden {
+		o.Show()
+	}
+	a.hidden = nil
+	a.tab.body.Refresh()
+}
+
+// installed starts the agent the app just installed, if the tab still has
+// none.
+func (a *agentSetup) installed() {
+	if a.showing() && a.tab.controller == nil {
+		a.hide()
+		a.tab.connect()
+		a.tab.focusEditor()
+	}
+}
+
+// choose asks for the binary with the platform's file dialog, falling
 // back to Fyne's where there is none.
-func (w *Tab) chooseAgent() {
-	w.askNative(native.File().Title("Choose the KnightCode agent").Load, w.useAgent, w.chooseAgentInWindow)
+func (a *agentSetup) choose() {
+	a.tab.askNative(native.File().Title("Choose the KnightCode agent").Load, a.use, a.chooseInWindow)
 }
 
-func (w *Tab) chooseAgentInWindow() {
+func (a *agentSetup) chooseInWindow() {
+	t := a.tab
 	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
 		if err != nil || r == nil {
 			return
 		}
 		r.Close()
-		w.useAgent(r.URI().Path())
-	}, w.win)
+		a.use(r.URI().Path())
+	}, t.win)
 	if home, err := os.UserHomeDir(); err == nil {
 		if l, err := storage.ListerForURI(storage.NewFileURI(home)); err == nil {
 			d.SetLocation(l)
 		}
 	}
-	w.showFileDialog(d)
+	t.showFileDialog(d)
 }
 
-// useAgent remembers the chosen binary and starts it.
-func (w *Tab) useAgent(path string) {
+// use remembers the chosen binary and starts it.
+func (a *agentSetup) use(path string) {
+	t := a.tab
 	if !isExecutableFile(path) {
-		w.message("Not an executable", path+" cannot be run. Choose the agent's executable file.")
+		t.message("Not an executable", path+" cannot be run. Choose the agent's executable file.")
 		return
 	}
-	w.settings.AgentPath = path
-	w.settings.Save(w.app.Preferences())
-	w.build()
-	w.connect()
-	w.focusEditor()
+	t.settings.AgentPath = path
+	t.settings.Save(t.app.Preferences())
+	a.hide()
+	t.connect()
+	t.focusEditor()
 }

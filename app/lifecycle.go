@@ -80,6 +80,7 @@ func (w *Window) shutdown() {
 	for _, t := range w.tabs {
 		t.stopUI()
 	}
+	w.installer.Close()
 	shutdownAll(w.tabs)
 	w.closing.Wait()
 }

@@ -54,6 +54,7 @@ func (w *Window) buildMenu() *fyne.MainMenu {
 		menuItem("Abort retry", on((*Tab).actionAbortRetry), nil),
 		fyne.NewMenuItemSeparator(),
 		menuItem("Restart agent", on((*Tab).actionRestart), nil),
+		menuItem("Connect a model…", on(func(t *Tab) { t.modelSetup.openDialog() }), nil),
 		menuItem("Settings…", on((*Tab).showSettings), shortcut(fyne.KeyComma, ctrl)),
 	)
 	view := fyne.NewMenu("View",

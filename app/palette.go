@@ -66,7 +66,8 @@ func (w *Tab) appActions() []appAction {
 		a("restart", "Restart agent", "", "", w.actionRestart),
 		a("notifications", "Notifications…", "What extensions said", "", w.actionNotifications),
 		a("errors", "Extension errors…", "", "", w.actionExtensionLog),
-		a("settings", "Settings…", "Agent, working folder, theme, text size", "Ctrl+,", w.showSettings),
+		a("settings", "Settings…", "Agent, working folder, theme, text size, models", "Ctrl+,", w.showSettings),
+		a("connect-model", "Connect a model…", "A model server on this computer, or a cloud provider's API key", "", w.modelSetup.openDialog),
 	}
 }
 

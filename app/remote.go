@@ -8,6 +8,7 @@ import (
 
 	"knightcode.ai/desktop/model"
 	"knightcode.ai/desktop/remote"
+	"knightcode.ai/desktop/widgets/kit"
 )
 
 // remoteSpec is how --ssh runs the agent: on the host, in --cwd there,
@@ -59,7 +60,7 @@ func (w *Tab) where(full bool) string {
 	case !full && dir != "":
 		dir = filepath.Base(dir)
 	case full && !onHost:
-		dir = displayPath(dir) // a host's home is not this one's
+		dir = kit.DisplayPath(dir) // a host's home is not this one's
 	}
 	if !onHost {
 		return dir

@@ -92,7 +92,10 @@ func (w *Tab) showSettings() {
 				dialogAction{label: "Restart now", icon: theme.ViewRefreshIcon(), isDefault: true, run: w.restart})
 		}
 	}
-	k.build("Settings", widget.NewForm(items...),
+	pages := container.NewAppTabs(
+		container.NewTabItem("General", widget.NewForm(items...)),
+		container.NewTabItem("Models", w.modelSetup.settingsPage()))
+	k.build("Settings", pages,
 		dialogAction{label: "Cancel", isCancel: true},
 		dialogAction{label: "Save", icon: theme.ConfirmIcon(), isDefault: true, run: save})
 	k.Resize(fyne.NewSize(640, 560))

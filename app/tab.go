@@ -74,7 +74,13 @@ type Tab struct {
 	messages   messageSearch
 	findOnOpen findTarget
 	body       *fyne.Container
-	firstRun   fyne.CanvasObject
+	// top is the header; split the conversation beside the sidebar.
+	top   fyne.CanvasObject
+	split fyne.CanvasObject
+	// agentSetup is the panel of a tab without an agent; modelSetup
+	// connects a model, on the first screen and in Settings.
+	agentSetup *agentSetup
+	modelSetup *modelSetup
 
 	toasts       *status.ToastLayer
 	extErrors    []model.Notice
@@ -221,12 +227,16 @@ func (w *Tab) build() {
 
 	settingsButton := widget.NewButtonWithIcon("", settingsIcon(), w.showSettings)
 	attachButton := widget.NewButtonWithIcon("", attachIcon(), w.actionAttach)
-	top := container.NewBorder(nil, nil, nil, container.NewHBox(w.folder, w.models, w.thinking, attachButton, settingsButton), w.name)
+	w.top = container.NewBorder(nil, nil, nil, container.NewHBox(w.folder, w.models, w.thinking, attachButton, settingsButton), w.name)
 	w.find = w.newFindBar()
-	split := container.NewHSplit(container.NewBorder(container.NewVBox(w.banner, w.find), nil, nil, nil, container.NewStack(w.chat, w.welcome)), w.sidebar)
+	w.modelSetup = newModelSetup(w)
+	split := container.NewHSplit(container.NewBorder(container.NewVBox(w.banner, w.find), nil, nil, nil,
+		container.NewStack(w.chat, w.welcome, w.modelSetup.object())), w.sidebar)
 	split.Offset = 0.68
+	w.split = split
 	bottom := container.NewVBox(w.retry.box, w.above, w.draftRestore, w.attachStrip, w.prompt, w.below, w.status)
-	w.body = container.NewBorder(top, bottom, nil, nil, split)
+	w.agentSetup = newAgentSetup(w)
+	w.body = container.NewBorder(w.top, bottom, nil, nil, container.NewStack(split, w.agentSetup.panel.Object()))
 	w.probe = uiloop.NewPaintProbe()
 	w.probe.Painted = func() {
 		if trace.Enabled() {

@@ -2,9 +2,6 @@ package app
 
 import (
 	"context"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"knightcode.ai/desktop/model"
 	"knightcode.ai/desktop/sessionfiles"
@@ -56,7 +53,10 @@ func (w *Tab) loadRecent() {
 // once the agent has loaded what it had: a session opened at start must
 // not flash the first screen before its transcript.
 func (w *Tab) updateWelcome(v model.View) {
-	if len(v.Items) > 0 || !w.ready {
+	if len(v.Items) > 0 {
+		w.modelSetup.note = "" // said once the conversation starts
+	}
+	if len(v.Items) > 0 || !w.ready || w.modelSetup.needed(v) {
 		if w.welcome.Visible() {
 			w.welcome.Hide()
 		}
@@ -85,6 +85,7 @@ func (w *Tab) welcomeInfo(v model.View) model.WelcomeInfo {
 		RecentLoaded: w.recent.loaded,
 		Recent:       sessionRows(w.recent.infos, ""),
 		Keys:         welcomeKeys,
+		Note:         w.modelSetup.note,
 	}
 	if w.controller != nil && v.Status.Connected {
 		info.Agent = w.session.AgentName() + " — " + w.started.agent
@@ -106,19 +107,4 @@ func modelName(v model.View) string {
 		return ""
 	}
 	return v.ModelID + " · " + v.ModelProvider
-}
-
-// displayPath shows a folder the way people write it: the home folder as ~.
-func displayPath(dir string) string {
-	home, err := os.UserHomeDir()
-	if err != nil || home == "" || home == "/" {
-		return dir
-	}
-	if dir == home {
-		return "~"
-	}
-	if rest, ok := strings.CutPrefix(dir, home+string(filepath.Separator)); ok {
-		return "~" + string(filepath.Separator) + rest
-	}
-	return dir
 }

@@ -8,6 +8,7 @@ import (
 
 	"knightcode.ai/desktop/internal/testsupport"
 	"knightcode.ai/desktop/model"
+	"knightcode.ai/desktop/widgets/kit"
 )
 
 // TestWindowFirstScreen: an empty conversation names the folder, the model
@@ -40,7 +41,7 @@ func TestWindowFirstScreen(t *testing.T) {
 		})
 		return info.RecentLoaded && info.Model != "" && info.Agent != ""
 	})
-	if info.Folder != "zebra-project" || info.FolderPath != displayPath(work) {
+	if info.Folder != "zebra-project" || info.FolderPath != kit.DisplayPath(work) {
 		t.Errorf("the first screen names the folder %q (%q), want zebra-project (%q)", info.Folder, info.FolderPath, work)
 	}
 	if !strings.Contains(info.Agent, w.started.agent) {
@@ -55,7 +56,7 @@ func TestWindowFirstScreen(t *testing.T) {
 	var title, header, folder string
 	var shown bool
 	onUI(func() { title, header, folder, shown = w.win.Title(), w.name.Text, w.folder.Text, w.welcome.Visible() })
-	if title != "zebra-project — "+appTitle || header != "Untitled session" || folder != displayPath(work) || !shown {
+	if title != "zebra-project — "+appTitle || header != "Untitled session" || folder != kit.DisplayPath(work) || !shown {
 		t.Fatalf("title %q, header %q, folder %q, first screen shown %v", title, header, folder, shown)
 	}
 

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 
+	"knightcode.ai/desktop/app/setup"
 	"knightcode.ai/desktop/internal/trace"
 )
 
@@ -42,6 +43,9 @@ type Window struct {
 	// closing counts the agents of closed tabs still shutting down: the
 	// app does not exit before they are gone.
 	closing sync.WaitGroup
+	// installer is the app's one install of the agent, shown by every
+	// tab that has none.
+	installer *setup.Installer
 }
 
 // NewWindow builds the main window with a tab for each folder of flags
@@ -49,6 +53,14 @@ type Window struct {
 func NewWindow(a fyne.App, flags Flags) *Window {
 	w := &Window{app: a, items: map[*Tab]*container.TabItem{}, focused: true}
 	w.win = a.NewWindow(appTitle)
+	w.installer = setup.NewInstaller(w.do)
+	w.installer.Watch(func(s setup.InstallState) {
+		if s.Result != nil {
+			for _, t := range w.tabs {
+				t.agentSetup.installed()
+			}
+		}
+	})
 	w.bar = container.NewDocTabs()
 	w.bar.CreateTab = func() *container.TabItem {
 		w.NewTab()

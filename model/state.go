@@ -127,6 +127,13 @@ func (s *Session) SessionFile() string {
 	return s.sessionFile
 }
 
+// Empty reports whether the transcript holds nothing yet.
+func (s *Session) Empty() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.items) == 0
+}
+
 // Models are the models the agent offers.
 func (s *Session) Models() []rpcconn.Model {
 	s.mu.Lock()

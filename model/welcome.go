@@ -17,10 +17,13 @@ type WelcomeInfo struct {
 	RecentLoaded bool
 	// Keys are pairs of a key and what it does.
 	Keys [][2]string
+	// Note is news worth a line of its own, such as a model just
+	// connected; empty for none.
+	Note string
 }
 
 // Equal reports whether w and o say the same.
 func (w WelcomeInfo) Equal(o WelcomeInfo) bool {
 	return w.Folder == o.Folder && w.FolderPath == o.FolderPath && w.Model == o.Model && w.Agent == o.Agent &&
-		w.RecentLoaded == o.RecentLoaded && slices.Equal(w.Recent, o.Recent) && slices.Equal(w.Keys, o.Keys)
+		w.RecentLoaded == o.RecentLoaded && slices.Equal(w.Recent, o.Recent) && slices.Equal(w.Keys, o.Keys) && w.Note == o.Note
 }

@@ -59,6 +59,12 @@ func (w *Welcome) build(info model.WelcomeInfo) []fyne.CanvasObject {
 	heading := widget.NewLabelWithStyle("KnightCode in "+info.Folder, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	heading.SizeName = theme.SizeNameSubHeadingText
 	objs := []fyne.CanvasObject{heading}
+	if info.Note != "" {
+		note := widget.NewLabelWithStyle(info.Note, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		note.Wrapping = fyne.TextWrapWord
+		note.Importance = widget.SuccessImportance
+		objs = append(objs, note)
+	}
 	facts := widget.NewForm(
 		widget.NewFormItem("Folder", factLabel(info.FolderPath)),
 		widget.NewFormItem("Model", factLabel(orUnknown(info.Model, "asking the agent…"))),

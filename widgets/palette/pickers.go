@@ -36,7 +36,7 @@ type ModelPicker struct {
 func NewModelPicker() *ModelPicker {
 	p := &ModelPicker{}
 	p.sel = widget.NewSelect(nil, p.picked)
-	p.sel.PlaceHolder = "Model"
+	p.sel.PlaceHolder = "No model"
 	p.ExtendBaseWidget(p)
 	return p
 }
@@ -56,7 +56,8 @@ func (p *ModelPicker) SetModels(models []model.ModelChoice) {
 }
 
 // SetCurrent shows the model in use without calling OnChange. A model not
-// in the list is still shown, by its provider and id.
+// in the list is still shown, by its provider and id, unless the list is
+// empty: the picker then says "No model".
 func (p *ModelPicker) SetCurrent(provider, id string) {
 	p.current = model.ModelChoice{Provider: provider, ID: id}
 	for _, m := range p.models {
@@ -75,7 +76,9 @@ func (p *ModelPicker) Open() { p.sel.Tapped(&fyne.PointEvent{}) }
 
 func (p *ModelPicker) show() {
 	label := ""
-	if p.current.ID != "" {
+	// An agent that lists no model has none to offer, whatever it calls
+	// the one it holds (pi without a model says "unknown").
+	if p.current.ID != "" && len(p.models) > 0 {
 		label = modelLabel(p.current, p.models)
 	}
 	if p.sel.Selected == label {

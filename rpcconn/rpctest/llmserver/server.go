@@ -34,8 +34,12 @@ type TB interface {
 
 // New starts a server on a free port of 127.0.0.1. It never listens on any
 // other address: the agent under test must not be reachable from outside.
-func New() (*Server, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+func New() (*Server, error) { return NewAt(0) }
+
+// NewAt starts a server on the given port of 127.0.0.1 (0: a free one),
+// for tests where it poses as a local model server at its usual port.
+func NewAt(port int) (*Server, error) {
+	ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
 	if err != nil {
 		return nil, fmt.Errorf("llmserver: listen on 127.0.0.1: %w", err)
 	}

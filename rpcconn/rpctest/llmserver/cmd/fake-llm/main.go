@@ -21,11 +21,12 @@ import (
 
 func main() {
 	logPath := flag.String("log", "", "append every request to this file as JSON lines")
+	port := flag.Int("port", 0, "the port of 127.0.0.1 to listen on (default: a free one), e.g. 11434 to pose as Ollama")
 	flag.Parse()
 	log.SetFlags(0)
 	log.SetPrefix("fake-llm: ")
 
-	s, err := llmserver.New()
+	s, err := llmserver.NewAt(*port)
 	if err != nil {
 		log.Fatal(err)
 	}
