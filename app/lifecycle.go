@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"knightcode.ai/desktop/app/uiloop"
+	"knightcode.ai/desktop/widgets/kit"
 )
 
 // requestQuit is the close button and the menu's Quit: with agents
@@ -74,6 +75,7 @@ func (w *Window) quit() {
 // whichever way it ended.
 func (w *Window) shutdown() {
 	w.loopEnded.Store(true)
+	kit.Halt()
 	// Fyne ends its loop by itself on SIGTERM and SIGINT, maybe before
 	// Quit ran: the tabs are kept here then.
 	w.reopen.remember(w.tabs)
@@ -105,6 +107,7 @@ func (w *Tab) stopUI() {
 	w.frames.Stop()
 	w.prompt.Editor.StopBlinkTimer()
 	w.tickBash(false)
+	w.toasts.Stop()
 }
 
 // shutdownAgent cancels the tab's background work and waits for it, then

@@ -92,9 +92,14 @@ func (w *Tab) showSettings() {
 				dialogAction{label: "Restart now", icon: theme.ViewRefreshIcon(), isDefault: true, run: w.restart})
 		}
 	}
-	pages := container.NewAppTabs(
-		container.NewTabItem("General", widget.NewForm(items...)),
-		container.NewTabItem("Models", w.modelSetup.settingsPage()))
+	modelsPage, askAgent := w.modelSetup.settingsPage()
+	modelsTab := container.NewTabItem("Models", modelsPage)
+	pages := container.NewAppTabs(container.NewTabItem("General", widget.NewForm(items...)), modelsTab)
+	pages.OnSelected = func(it *container.TabItem) {
+		if it == modelsTab {
+			askAgent()
+		}
+	}
 	k.build("Settings", pages,
 		dialogAction{label: "Cancel", isCancel: true},
 		dialogAction{label: "Save", icon: theme.ConfirmIcon(), isDefault: true, run: save})

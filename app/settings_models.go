@@ -18,8 +18,9 @@ import (
 
 // settingsPage is Settings › Models: which agent runs, its version and the
 // Node that runs it, where it came from, the models it has connected, and
-// "Connect a model…".
-func (m *modelSetup) settingsPage() fyne.CanvasObject {
+// "Connect a model…". The version and the Node are asked for when the page
+// is first shown (ask), not when Settings opens.
+func (m *modelSetup) settingsPage() (page fyne.CanvasObject, ask func()) {
 	t := m.tab
 	st := t.started
 	agent := factLabel("none found")
@@ -33,31 +34,41 @@ func (m *modelSetup) settingsPage() fyne.CanvasObject {
 		node.SetText("the host's")
 	} else if st.agent != "" {
 		path := st.agent
-		t.bg.Go(func(ctx context.Context) {
-			v, verr := agentsetup.RunVersion(ctx, path, nil)
-			n := agentNode(ctx, path)
-			t.do(func() {
-				if verr != nil {
-					version.SetText("it did not say: " + verr.Error())
-				} else {
-					version.SetText(v)
-				}
-				node.SetText(n)
+		asked := false
+		ask = func() {
+			if asked {
+				return
+			}
+			asked = true
+			t.bg.Go(func(ctx context.Context) {
+				v, verr := agentsetup.RunVersion(ctx, path, nil)
+				n := agentNode(ctx, path)
+				t.do(func() {
+					if verr != nil {
+						version.SetText("it did not say: " + verr.Error())
+					} else {
+						version.SetText(v)
+					}
+					node.SetText(n)
+				})
 			})
-		})
+		}
 	} else {
 		version.SetText("no agent")
 		node.SetText("—")
 	}
 	connect := widget.NewButtonWithIcon("Connect a model…", theme.ContentAddIcon(), m.openDialog)
 	connect.Importance = widget.HighImportance
+	if ask == nil {
+		ask = func() {}
+	}
 	return widget.NewForm(
 		widget.NewFormItem("Agent", agent),
 		widget.NewFormItem("Version", version),
 		widget.NewFormItem("Runs with", node),
 		widget.NewFormItem("Models", factLabel(connectedModels(t.drawn.Models))),
 		widget.NewFormItem("", container.NewHBox(connect)),
-	)
+	), ask
 }
 
 // factLabel is a value on a settings page: plain words that wrap.

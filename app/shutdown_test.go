@@ -3,14 +3,15 @@ package app
 import (
 	"context"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
 
-	"knightcode.ai/desktop/app/uiloop"
 	"knightcode.ai/desktop/internal/testsupport"
 	"knightcode.ai/desktop/model"
 	"knightcode.ai/desktop/rpcconn"
+	"knightcode.ai/desktop/widgets/kit"
 )
 
 // windowGoroutines lists the goroutines running the window's own
@@ -51,13 +52,13 @@ func TestWindowShutdownStopsItsQueries(t *testing.T) {
 
 	// What runs on the UI goroutine from now on is counted.
 	var late []string
-	uiloop.Do = func(f func()) {
+	count := func(f func()) {
 		uiLock.Lock()
 		defer uiLock.Unlock()
-		late = append(late, "uiloop.Do")
+		late = append(late, string(debug.Stack()))
 		f()
 	}
-	uiloop.DoAndWait = uiloop.Do
+	t.Cleanup(kit.SetDriver(count, count))
 	start := time.Now()
 	w.shell.loopEnded.Store(true) // as Run does when Fyne's loop returns
 	w.shell.shutdown()
@@ -83,6 +84,6 @@ func TestWindowShutdownStopsItsQueries(t *testing.T) {
 	w.AfterPaint(func() {})
 	w.do(func() { t.Error("w.do ran after the loop ended") })
 	if len(late) > 0 {
-		t.Fatalf("%d UI calls after the loop ended", len(late))
+		t.Fatalf("%d UI calls after the loop ended:\n%s", len(late), strings.Join(late, "\n\n"))
 	}
 }

@@ -8,10 +8,11 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
-	"knightcode.ai/desktop/app/uiloop"
 	"knightcode.ai/desktop/internal/testsupport"
 	"knightcode.ai/desktop/model"
+	"knightcode.ai/desktop/widgets/kit"
 )
 
 // TestResolveStartSaysWhereValuesCameFrom: the agent, folder and
@@ -92,6 +93,10 @@ func settingsTexts(w *Tab) string {
 				for _, it := range x.Items {
 					walk(it.Widget)
 				}
+			case *container.AppTabs:
+				for _, it := range x.Items {
+					walk(it.Content)
+				}
 			}
 		}
 		walk(w.modals.top().(*keyDialog).content)
@@ -134,10 +139,9 @@ func TestWindowSettingsShowValuesInEffect(t *testing.T) {
 	})
 	// Restart closes the agent's dialogs through uiloop.Do, from the UI
 	// goroutine: Fyne queues that, the tests' onUI would wait for itself.
-	do := uiloop.Do
-	uiloop.Do = func(f func()) { go onUI(f) }
+	restore := kit.SetDriver(func(f func()) { go onUI(f) }, onUI)
 	press(w, fyne.KeyReturn)
-	uiloop.Do = do
+	restore()
 	// A second agent asks for its state once it runs.
 	testsupport.Eventually(t, "restarted", func() bool { return len(sentOfType(t, log, "get_state")) >= 2 && drawn(w).Conn == model.ConnReady })
 	if got := strings.Join(w.controller.Options().Args, " "); !strings.HasPrefix(got, "--fake-delay=1ms ") {

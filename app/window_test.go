@@ -18,10 +18,10 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
 
-	"knightcode.ai/desktop/app/uiloop"
 	"knightcode.ai/desktop/internal/testsupport"
 	"knightcode.ai/desktop/model"
 	"knightcode.ai/desktop/rpcconn/rpctest"
+	"knightcode.ai/desktop/widgets/kit"
 )
 
 // openTestWindow opens the real main window in Fyne's test driver against
@@ -69,9 +69,7 @@ func openWindowWith(t *testing.T, flags Flags) *Tab {
 var uiLock sync.Mutex
 
 func serializeUI(t *testing.T) {
-	do, doAndWait := uiloop.Do, uiloop.DoAndWait
-	uiloop.Do, uiloop.DoAndWait = onUI, onUI
-	t.Cleanup(func() { uiloop.Do, uiloop.DoAndWait = do, doAndWait })
+	t.Cleanup(kit.SetDriver(onUI, onUI))
 }
 
 // onUI runs f as the UI goroutine would; f must not wait for uiloop.Do itself.

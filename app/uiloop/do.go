@@ -1,11 +1,11 @@
 package uiloop
 
-import "fyne.io/fyne/v2"
+import "knightcode.ai/desktop/widgets/kit"
 
-// Do and DoAndWait hand work to the UI goroutine. Fyne's test driver runs
-// such work at once on the calling goroutine, so window tests swap in
-// versions that serialize it with their own UI actions.
-var (
-	Do        = fyne.Do
-	DoAndWait = fyne.DoAndWait
-)
+// Do and DoAndWait hand work to the UI goroutine, through kit's one route
+// there (which window tests replace with kit.SetDriver).
+func Do(f func()) { kit.Do(f) }
+
+// DoAndWait hands f over and waits for it; never call it from a Fyne
+// callback.
+func DoAndWait(f func()) { kit.DoAndWait(f) }

@@ -5,6 +5,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
+	"knightcode.ai/desktop/widgets/kit"
 )
 
 // CursorBlinkTimeout is how long the editor's cursor blinks after the last
@@ -128,7 +129,7 @@ func (e *PromptEditor) input(handle func()) {
 func (e *PromptEditor) blinkTimerFired() {
 	do := e.RunOnUI
 	if do == nil {
-		do = fyne.Do
+		do = kit.Do
 	}
 	do(e.idle)
 }

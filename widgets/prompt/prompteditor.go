@@ -63,8 +63,8 @@ type PromptEditor struct {
 	recall   int
 	recalled string
 	// RunOnUI hands the idle timer's work to the UI goroutine; nil means
-	// fyne.Do. The app's window tests swap in one that takes turns with
-	// the test.
+	// kit.Do. The app passes its own, which does nothing once Fyne's loop
+	// has ended.
 	RunOnUI func(func())
 
 	streaming bool

@@ -44,7 +44,7 @@ func toastDwell(level model.NoticeLevel) time.Duration {
 //
 // The layer is not itself a CanvasObject because its Show(text, level)
 // would clash with CanvasObject's Show(). Like any widget it is used from
-// the UI goroutine; its own timers come back through fyne.Do.
+// the UI goroutine; its own timers come back through kit.Do.
 type ToastLayer struct {
 	view    *toastLayerView
 	toasts  []*toast // newest first
@@ -105,6 +105,14 @@ func (l *ToastLayer) ShowNotice(n model.Notice) {
 	}
 	l.schedule(t)
 	l.view.Refresh()
+}
+
+// Stop stops the clocks of the toasts shown, as their window goes: nothing
+// of the layer reaches the UI goroutine after it.
+func (l *ToastLayer) Stop() {
+	for _, t := range l.toasts {
+		t.stop()
+	}
 }
 
 // History returns the notices shown, oldest first, at most the last 500.
@@ -205,10 +213,7 @@ func (r *toastLayerRenderer) Refresh() {
 }
 
 // afterOnUI runs f on the UI goroutine once d has passed.
-func afterOnUI(d time.Duration, f func()) (stop func()) {
-	t := time.AfterFunc(d, func() { fyne.Do(f) })
-	return func() { t.Stop() }
-}
+func afterOnUI(d time.Duration, f func()) (stop func()) { return kit.After(d, f) }
 
 // startAnimation runs tick from 0 to 1 over d on the UI goroutine; the
 // driver calls tick with exactly 1 when it ends.

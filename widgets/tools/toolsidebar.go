@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"knightcode.ai/desktop/model"
+	"knightcode.ai/desktop/widgets/kit"
 )
 
 // ToolSidebar lists the tool calls of the session, newest first, each under
@@ -232,7 +233,7 @@ func startSecondTicker(tick func()) (stop func()) {
 		for {
 			select {
 			case <-t.C:
-				fyne.Do(tick)
+				kit.Do(tick)
 			case <-done:
 				return
 			}
