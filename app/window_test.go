@@ -45,6 +45,15 @@ func openTestWindowIn(t *testing.T, dir string, agentArgs ...string) (*Tab, stri
 // agent is connected.
 func openWindowWith(t *testing.T, flags Flags) *Tab {
 	t.Helper()
+	return openWindowUntil(t, flags, "connected", func(w *Tab) bool {
+		return w.session.View(nil).Conn == model.ConnReady && len(w.session.Models()) > 0
+	})
+}
+
+// openWindowUntil opens a window started with flags and waits until ready
+// holds.
+func openWindowUntil(t *testing.T, flags Flags, what string, ready func(*Tab) bool) *Tab {
+	t.Helper()
 	serializeUI(t)
 	a := test.NewTempApp(t)
 	// The app's own theme, as Run sets it: the test driver's theme has no
@@ -59,7 +68,7 @@ func openWindowWith(t *testing.T, flags Flags) *Tab {
 		w.shell.shutdown()
 		onUI(w.win.Close)
 	})
-	testsupport.Eventually(t, "connected", func() bool { return w.session.View(nil).Conn == model.ConnReady && len(w.session.Models()) > 0 })
+	testsupport.Eventually(t, what, func() bool { return ready(w) })
 	return w
 }
 
