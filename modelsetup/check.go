@@ -36,15 +36,18 @@ const checkPrompt = "Reply with the single word OK."
 // Check makes one small request to provider through the agent itself, so
 // what is checked is what the agent will do with the key: it starts a
 // separate agent (no session, no extensions, skills, templates or context
-// files), picks the provider's first model the agent lists, asks for one
-// word and returns the answer, or the agent's error in words. The user's
-// own agent and session are not touched.
-func Check(ctx context.Context, a AgentCommand, provider string) (CheckResult, error) {
+// files), on model when given, else on the provider's first model the agent
+// lists (the one it runs now, if it is the provider's), asks for one word
+// and returns the answer, or the agent's error in words. The user's own
+// agent and session are not touched.
+func Check(ctx context.Context, a AgentCommand, provider, model string) (CheckResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, checkTimeout)
 	defer cancel()
 	conn, err := rpcconn.Start(ctx, rpcconn.Options{
 		Path: a.Path, Dir: a.Dir, Env: a.Env, ExactEnv: a.Env != nil,
-		Args: []string{"--no-session", "--no-extensions", "--no-skills", "--no-prompt-templates", "--no-context-files", "--provider", provider},
+		// No --provider: pi 1.6 wants a --model with it; the model is set
+		// below, from what the agent lists.
+		Args: []string{"--no-session", "--no-extensions", "--no-skills", "--no-prompt-templates", "--no-context-files"},
 	})
 	if err != nil {
 		return CheckResult{}, fmt.Errorf("the agent did not start: %w", err)
@@ -63,11 +66,17 @@ func Check(ctx context.Context, a AgentCommand, provider string) (CheckResult, e
 	if len(ids) == 0 {
 		return CheckResult{}, fmt.Errorf("the agent lists no %s models: it does not take the key as it is stored, or knows no models for %s", provider, provider)
 	}
-	model := ids[0]
-	if st := conn.InitialState(); st.Model != nil && st.Model.Provider == provider {
+	st := conn.InitialState()
+	switch {
+	case model == "" && st.Model != nil && st.Model.Provider == provider:
 		model = st.Model.ID
-	} else if _, err := conn.SetModel(ctx, provider, model); err != nil {
-		return CheckResult{}, fmt.Errorf("the agent did not take %s/%s: %w", provider, model, err)
+	case model == "":
+		model = ids[0]
+		fallthrough
+	case st.Model == nil || st.Model.Provider != provider || st.Model.ID != model:
+		if _, err := conn.SetModel(ctx, provider, model); err != nil {
+			return CheckResult{}, fmt.Errorf("the agent did not take %s/%s: %w", provider, model, err)
+		}
 	}
 	res := CheckResult{Model: provider + "/" + model}
 	if err := conn.Prompt(ctx, rpcconn.Prompt{Message: checkPrompt}); err != nil {

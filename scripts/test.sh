@@ -9,6 +9,11 @@ set -euo pipefail
 # Packages also tested under the race detector. A cold -race build of anything
 # that links Fyne takes minutes on 2 cores: add packages where races can hide.
 RACE_PKGS="./rpcconn/... ./model/... ./sessionfiles/... ./sessionindex/... ./internal/... ./remote/..."
+# The real-agent suites (tests whose names match REAL_AGENT_TESTS in these
+# packages) run once against each pinned pi: the whole suite with pi 0.73.1,
+# then these again with pi 1.6.0, the release the app installs.
+REAL_AGENT_PKGS="./model ./modelsetup ./app ./app/wintest ./rpcconn/e2e ./sessionfiles ./remote ./rpcconn/rpctest/pienv"
+REAL_AGENT_TESTS='RealAgent|RealPi|AgainstRealAgent|LineDiff'
 # Fuzz targets as PACKAGE:FUNCTION, separated by spaces; each fuzzes for FUZZ_TIME.
 FUZZ_TARGETS="./rpcconn:FuzzDecodeStream"
 
@@ -70,10 +75,12 @@ export KNIGHTCODE_ARTIFACTS=${KNIGHTCODE_ARTIFACTS:-$repo/.cache/artifacts/$(dat
 mkdir -p "$KNIGHTCODE_ARTIFACTS"
 
 install_pi() {
-	local pi
+	local pi current
 	pi=$("$repo/scripts/install-pi.sh") || return 1
-	export KNIGHTCODE_PI=$pi
-	say "KNIGHTCODE_PI=$KNIGHTCODE_PI"
+	current=$("$repo/scripts/install-pi.sh" 1.6.0) || return 1
+	export KNIGHTCODE_PI=$pi KNIGHTCODE_PI_CURRENT=$current
+	say "KNIGHTCODE_PI=$KNIGHTCODE_PI (pi 0.73.1)"
+	say "KNIGHTCODE_PI_CURRENT=$KNIGHTCODE_PI_CURRENT (pi 1.6.0)"
 }
 
 check_gofmt() {
@@ -120,6 +127,17 @@ go_test() {
 	go test "${args[@]}" ./...
 }
 
+# The real-agent suites again, against pi 1.6.0.
+current_agent_test() {
+	local args=(-tags "$TAGS" -count=1 -timeout 40m -run "$REAL_AGENT_TESTS")
+	if [[ ${TEST_VERBOSE:-} == 1 ]]; then
+		args+=(-v)
+	fi
+	local pkgs
+	read -ra pkgs <<<"$REAL_AGENT_PKGS"
+	KNIGHTCODE_PI=$KNIGHTCODE_PI_CURRENT KNIGHTCODE_PI_VERSION=1.6.0 go test "${args[@]}" "${pkgs[@]}"
+}
+
 race_test() {
 	local pkgs
 	read -ra pkgs <<<"$RACE_PKGS"
@@ -145,6 +163,7 @@ step vet go vet -tags "$TAGS" ./...
 step build go build -tags "$TAGS" -o "$repo/.cache/bin/knightcode-desktop" .
 step xvfb start_xvfb
 step tests go_test
+step tests-pi-1.6.0 current_agent_test
 step race race_test
 # Linux tarball and Windows .exe into dist/, then desktop entry, metainfo,
 # install, app start and .exe checks.

@@ -52,7 +52,7 @@ type ModelsPanel struct {
 	// probe and probeURL are modelsetup's; tests replace them.
 	probeLocal func(context.Context) []modelsetup.Server
 	probeURL   func(context.Context, string) modelsetup.Server
-	check      func(context.Context, modelsetup.AgentCommand, string) (modelsetup.CheckResult, error)
+	check      func(ctx context.Context, a modelsetup.AgentCommand, provider, model string) (modelsetup.CheckResult, error)
 	configFor  func(context.Context, string, []string) (modelsetup.Config, error)
 
 	config  modelsetup.Config
@@ -336,7 +336,7 @@ func (p *ModelsPanel) checkKey() {
 	p.keyNote.Importance = widget.MediumImportance
 	p.keyNote.Refresh()
 	p.host.Go(func(ctx context.Context) {
-		res, err := p.check(ctx, modelsetup.AgentCommand{Path: target.Path, Dir: target.Dir, Env: target.Env}, c.ID)
+		res, err := p.check(ctx, modelsetup.AgentCommand{Path: target.Path, Dir: target.Dir, Env: target.Env}, c.ID, "")
 		p.host.Do(func() {
 			if gen != p.gen {
 				return

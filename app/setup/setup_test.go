@@ -276,7 +276,7 @@ func TestModelsPanelKeysAndCheck(t *testing.T) {
 	h := &fakeHost{q: &uiQueue{}, target: AgentTarget{Path: "/bin/pi", Dir: "/work"}}
 	p, cfg := newTestPanel(t, h)
 	var checked modelsetup.AgentCommand
-	p.check = func(_ context.Context, a modelsetup.AgentCommand, provider string) (modelsetup.CheckResult, error) {
+	p.check = func(_ context.Context, a modelsetup.AgentCommand, provider, _ string) (modelsetup.CheckResult, error) {
 		checked = a
 		if provider != "openai" {
 			return modelsetup.CheckResult{}, errors.New("wrong provider " + provider)

@@ -163,9 +163,58 @@ func TestFreshMachineToFirstReply(t *testing.T) {
 		t.Errorf("the model server answered %d requests", len(reqs))
 	}
 	t.Logf("clicks from launch to the first reply: %d (Connect); typed: one prompt and Enter", clicks)
+
+	// 5. A cloud provider's key, from the palette: Ctrl+K, "Connect a
+	// model", Enter; the key typed into the masked field, Enter saves it.
+	// It lands in the agent's auth.json, 0600, and in no other file: not
+	// the app's output, its trace, the agent's files or the screen.
+	const key = "sk-ant-wintest-7c21e9"
+	if err := p.Key("ctrl+k"); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Type("Connect a model"); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Key("Return"); err != nil {
+		t.Fatal(err)
+	}
+	field := s.waitWord("models-dialog", "API", time.Minute)
+	fx, fy := field.Center()
+	if err := p.Click(s.window, fx-g.X, fy-g.Y); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Type(key); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Key("Return"); err != nil {
+		t.Fatal(err)
+	}
+	_, words := s.screen("key-saved")
+	if strings.Contains(Text(words), key) {
+		t.Error("the key is readable on the screen")
+	}
+	s.waitWord("key-saved", "Saved", time.Minute)
+	auth := filepath.Join(home, ".pi", "agent", "auth.json")
+	if info, err := os.Stat(auth); err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("auth.json: %v %v", info, err)
+	}
+	if b, _ := os.ReadFile(auth); !strings.Contains(string(b), key) {
+		t.Fatalf("auth.json does not hold the key:\n%s", b)
+	}
+	if err := p.Key("Escape"); err != nil {
+		t.Fatal(err)
+	}
 	t.Logf("timeline from --install-agent:\n  %s", strings.Join(timeline, "\n  "))
 	os.WriteFile(filepath.Join(dir, "timeline.txt"), []byte(strings.Join(timeline, "\n")+"\n"), 0o644)
 	s.quit(os.Interrupt)
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && path != auth {
+			if b, _ := os.ReadFile(path); strings.Contains(string(b), key) {
+				t.Errorf("%s holds the API key", path)
+			}
+		}
+		return nil
+	})
 }
 
 // pathWithoutAgents is PATH without the folders that hold a knightcode or

@@ -31,8 +31,11 @@ type Request struct {
 	HasImages bool                       `json:"has_images"`
 	// Reply names the script that answered: default, markdown, long, bash,
 	// tool-result, error or bad-request.
-	Reply string          `json:"reply"`
-	Raw   json.RawMessage `json:"raw"`
+	Reply string `json:"reply"`
+	// Authorization is the request's Authorization header, for tests of
+	// where a client's API key comes from.
+	Authorization string          `json:"authorization,omitempty"`
+	Raw           json.RawMessage `json:"raw"`
 }
 
 // Message is one chat message reduced to what tests look at.

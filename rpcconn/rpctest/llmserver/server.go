@@ -111,11 +111,13 @@ func (s *Server) handleCompletions(w http.ResponseWriter, r *http.Request) {
 	}
 	req, err := decodeRequest(body)
 	if err != nil {
+		req.Authorization = r.Header.Get("Authorization")
 		req.Reply = "bad-request"
 		s.log.add(&req)
 		_ = writeError(w, http.StatusBadRequest, "llmserver: request body is not a chat completion: "+err.Error())
 		return
 	}
+	req.Authorization = r.Header.Get("Authorization")
 	n := s.calls.Add(1)
 	id := fmt.Sprintf("chatcmpl-%d", n)
 	plan := planReply(req, fmt.Sprintf("call_%d", n))

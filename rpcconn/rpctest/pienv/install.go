@@ -11,25 +11,68 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"knightcode.ai/desktop/agentsetup"
 )
 
 const (
-	// Package and Version pin the agent the tests were measured against; a
-	// different version may differ in the very details the tests check.
+	// Package and Version pin the older agent the tests were first measured
+	// against (shared/protocol/older-agent-differences.md); a different
+	// version may differ in the very details the tests check.
 	Package = "@mariozechner/pi-coding-agent"
 	Version = "0.73.1"
-	// BinaryEnv names a pi executable to use instead of the cached install.
+	// BinaryEnv names a pi executable to use instead of the cached install
+	// of the selected release.
 	BinaryEnv = "KNIGHTCODE_PI"
+	// VersionEnv selects the release the real-agent suites run against:
+	// Version (the default) or agentsetup.Current's, pi 1.6.0, which the
+	// app installs for its users (shared/protocol/current-agent.md).
+	// scripts/test.sh runs the real-agent suites once with each.
+	VersionEnv = "KNIGHTCODE_PI_VERSION"
 	// CacheDir is where Install puts pi, relative to the repository root
 	// (git-ignored, shared by every package's tests).
 	CacheDir = ".cache/pi"
+	// CurrentCacheDir is where the current release goes, with its Node.
+	CurrentCacheDir = ".cache/pi-current"
+	// NPMCacheDir is npm's cache for every install of the project (these,
+	// and the window suite's fresh-machine install), so each package is
+	// downloaded once.
+	NPMCacheDir = ".cache/npm"
 )
+
+// Release is a pi release the real-agent suites run against.
+type Release struct {
+	Package, Version string
+}
+
+// Older is pi 0.73.1; Current is the release the app installs.
+var (
+	Older   = Release{Package, Version}
+	Current = Release{agentsetup.Current.Package, agentsetup.Current.Version}
+)
+
+// IsCurrent reports whether r is the current generation (1.x), for tests
+// whose expectations differ between the two.
+func (r Release) IsCurrent() bool { return r == Current }
+
+func (r Release) String() string { return "pi " + r.Version }
+
+// Selected is the release the suites run against: $KNIGHTCODE_PI_VERSION,
+// else Older.
+func Selected() Release {
+	switch os.Getenv(VersionEnv) {
+	case Current.Version, "current":
+		return Current
+	}
+	return Older
+}
 
 // npm normally needs about 30 s; the slack is for a slow registry.
 const installTimeout = 10 * time.Minute
 
 // Locate returns the pi to test with: $KNIGHTCODE_PI if set, else the copy
-// cached under root, installing it first if it is missing.
+// of the selected release cached under root, installing it first if it is
+// missing.
 func Locate(root string) (string, error) {
 	if bin := os.Getenv(BinaryEnv); bin != "" {
 		if _, err := os.Stat(bin); err != nil {
@@ -37,10 +80,31 @@ func Locate(root string) (string, error) {
 		}
 		return bin, nil
 	}
+	if Selected().IsCurrent() {
+		return InstallCurrent(root)
+	}
 	if bin, ok := cached(root); ok {
 		return bin, nil
 	}
 	return Install(root)
+}
+
+// InstallCurrent puts the current release, with npm's Node where this
+// machine's is too old for it, under root/CurrentCacheDir through the app's
+// own installer (agentsetup) and returns its launcher. It is quick when it
+// is there already.
+func InstallCurrent(root string) (string, error) {
+	env := append(os.Environ(), "npm_config_cache="+filepath.Join(root, filepath.FromSlash(NPMCacheDir)))
+	if v := os.Getenv("npm_config_cache"); v != "" {
+		env = os.Environ()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), installTimeout)
+	defer cancel()
+	res, err := agentsetup.Install(ctx, agentsetup.Options{Dir: filepath.Join(root, filepath.FromSlash(CurrentCacheDir)), Env: env})
+	if err != nil {
+		return "", fmt.Errorf("pienv: installing %s: %w (set $%s to a pi %s launcher to use one installed elsewhere)", Current, err, BinaryEnv, Current.Version)
+	}
+	return res.Launcher, nil
 }
 
 // Install runs npm to put pi Version under root/CacheDir and returns the
@@ -65,7 +129,11 @@ func Install(root string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), installTimeout)
 	defer cancel()
 	spec := Package + "@" + Version
-	out, err := exec.CommandContext(ctx, "npm", "install", "--no-audit", "--no-fund", "--prefix", prefix, spec).CombinedOutput()
+	cmd := exec.CommandContext(ctx, "npm", "install", "--no-audit", "--no-fund", "--prefix", prefix, spec)
+	if os.Getenv("npm_config_cache") == "" {
+		cmd.Env = append(os.Environ(), "npm_config_cache="+filepath.Join(root, filepath.FromSlash(NPMCacheDir)))
+	}
+	out, err := cmd.CombinedOutput()
 	if err != nil {
 		return "", fmt.Errorf("pienv: npm install %s failed (%v): the npm registry could not be reached or refused the install.\n"+
 			"npm printed:\n%s\nSet $%s to a pi %s binary to use one installed elsewhere.",
