@@ -39,6 +39,9 @@ type Options struct {
 	Progress func(Progress)
 	// Env is npm's and the agent's environment; nil: this process's.
 	Env []string
+	// BundleNode installs npm's Node whatever the system has: for a
+	// bundle that runs on other machines.
+	BundleNode bool
 }
 
 // Result is an installed agent.
@@ -119,6 +122,9 @@ func (in *installer) install(ctx context.Context) (Result, error) {
 		return Result{}, err
 	}
 	sys, sysErr := SystemNode(ctx)
+	if in.o.BundleNode {
+		sys, sysErr = Node{}, errors.New("a bundle carries its own Node")
+	}
 	node, err := chooseNode(r, sys, sysErr, runtime.GOOS, runtime.GOARCH)
 	if err != nil {
 		return Result{}, err

@@ -76,6 +76,9 @@ func chooseNode(r Release, sys Node, sysErr error, goos, goarch string) (NodeCho
 		return NodeChoice{System: sys.Path, Why: fmt.Sprintf("Node %s at %s", sys.Version, sys.Path)}, nil
 	}
 	had := "no Node on PATH"
+	if sysErr != nil && sysErr.Error() != "node is not on PATH" {
+		had = sysErr.Error()
+	}
 	if sysErr == nil {
 		had = fmt.Sprintf("this computer's Node is %s", sys.Version)
 	}

@@ -2,8 +2,10 @@
 # Builds the packages into dist/ and checks them. The top-level Makefile calls
 # this; so can CI.
 #
-#   scripts/package.sh linux     dist/knightcode-desktop-VERSION-linux-ARCH.tar.xz
+#   scripts/package.sh linux     dist/knightcode-desktop-VERSION-linux-ARCH.tar.xz, and
+#                                …-linux-ARCH-with-agent.tar.xz carrying pi and its Node
 #   scripts/package.sh windows   dist/knightcode-desktop-VERSION-windows-amd64.exe (cross-built)
+#                                and a .zip of it with its README.txt
 #   scripts/package.sh validate  desktop entry, metainfo, icons, tarball install, .exe resources
 #   scripts/package.sh all       the three above (the default); several may be given
 #   scripts/package.sh icons     re-renders assets/icon*.png from assets/icon.svg
@@ -50,7 +52,9 @@ build=$(sed -n 's/^[[:space:]]*Build[[:space:]]*=[[:space:]]*\([0-9][0-9]*\).*/\
 linux_arch=$(go env GOARCH)
 linux_name="$EXE-$version-linux-$linux_arch"
 linux_tarball="$dist/$linux_name.tar.xz"
+agent_tarball="$dist/$linux_name-with-agent.tar.xz"
 windows_exe="$dist/$EXE-$version-windows-amd64.exe"
+windows_zip="$dist/$EXE-$version-windows-amd64.zip"
 
 mkdir -p "$work" "$dist"
 # One packaging run at a time per checkout: they share .cache/package. flock
@@ -164,12 +168,27 @@ build_linux() {
 		say "bundled agent: $AGENT -> lib/$EXE/knightcode"
 	fi
 	rm -rf "$stage/fyne" "$fyne_tarball"
+	pack "$stage" "$linux_tarball"
 
-	local tmp="$linux_tarball.tmp"
+	# The same with the agent inside, for a machine with no Node: the
+	# current public agent and npm's Node, installed once into the cache
+	# (the app's own installer does it: agentsetup) and copied in as
+	# lib/knightcode-desktop/agent, where the app looks beside itself.
+	local agent_cache="$work/agent-bundle"
+	go run ./packaging/agentbundle "$agent_cache" >/dev/null || die "could not install the agent for the bundle"
+	cp -a "$agent_cache" "$p/lib/$EXE/agent"
+	pack "$stage" "$agent_tarball"
+	rm -rf "$p/lib/$EXE/agent"
+	say "sizes: $(du -h "$linux_tarball" | cut -f1) plain, $(du -h "$agent_tarball" | cut -f1) with the agent ($(du -sh "$agent_cache" | cut -f1) unpacked)"
+}
+
+# pack puts the stage's package folder into a tarball.
+pack() {
+	local stage=$1 tarball=$2 tmp="$2.tmp"
 	tar --sort=name --owner=0 --group=0 --numeric-owner -C "$stage" -cf - "$linux_name" |
 		xz -T0 -6 >"$tmp"
-	mv -f "$tmp" "$linux_tarball"
-	say "built ${linux_tarball#"$repo/"} ($(du -h "$linux_tarball" | cut -f1))"
+	mv -f "$tmp" "$tarball"
+	say "built ${tarball#"$repo/"} ($(du -h "$tarball" | cut -f1))"
 }
 
 icon_png() {
@@ -202,6 +221,15 @@ build_windows() {
 	mv -f "$exe" "$windows_exe"
 	rm -f "$src"/*.exe
 	say "built ${windows_exe#"$repo/"} ($(du -h "$windows_exe" | cut -f1))"
+	# The download: the .exe and a README that says how it finds its agent.
+	local zdir="$work/windows-zip"
+	rm -rf "$zdir" "$windows_zip"
+	mkdir -p "$zdir"
+	cp "$windows_exe" "$zdir/knightcode-desktop.exe"
+	sed 's/$/\r/' packaging/windows/README.txt >"$zdir/README.txt"
+	(cd "$zdir" && python3 -m zipfile -c "$windows_zip" knightcode-desktop.exe README.txt) ||
+		die "could not make ${windows_zip#"$repo/"}"
+	say "built ${windows_zip#"$repo/"} ($(du -h "$windows_zip" | cut -f1))"
 }
 
 need_tool() {
@@ -312,6 +340,8 @@ validate() {
 		fi
 	fi
 
+	validate_agent_tarball "$tmp" || status=1
+
 	[[ -f $windows_exe ]] || timed "windows package" build_windows
 	say "file ${windows_exe#"$repo/"}:"
 	file -b "$windows_exe" | sed 's/^/  /' >&2
@@ -320,6 +350,10 @@ validate() {
 		status=1
 	}
 	go run ./packaging/windows/pecheck -version "$version.$build" "$windows_exe" || status=1
+	[[ -f $windows_zip ]] && python3 -m zipfile -l "$windows_zip" | grep -q '^README.txt ' || {
+		say "FAIL: ${windows_zip#"$repo/"} is missing or holds no README.txt"
+		status=1
+	}
 
 	if ((status == 0)); then
 		say "validate: ok"
@@ -329,30 +363,73 @@ validate() {
 	return "$status"
 }
 
+# The tarball that carries the agent: it holds lib/knightcode-desktop/agent,
+# whose pi answers --version with its own Node; its Makefile installs
+# it; and the installed app, started with no agent on PATH, runs it.
+validate_agent_tarball() {
+	local tmp=$1 status=0
+	[[ -f $agent_tarball ]] || {
+		say "FAIL: ${agent_tarball#"$repo/"} is missing (scripts/package.sh linux builds it)"
+		return 1
+	}
+	local a="$tmp/with-agent" want
+	mkdir -p "$a"
+	tar -C "$a" -xJf "$agent_tarball"
+	local launcher="$a/$linux_name/lib/$EXE/agent/bin/pi" got
+	want=$(sed -n 's/^[[:space:]]*Version:[[:space:]]*"\([^"]*\)".*/\1/p' agentsetup/release.go | head -n 1)
+	got=$(env -i HOME="$tmp/agent-home" PATH=/usr/bin:/bin PI_OFFLINE=1 "$launcher" --version 2>&1) || true
+	if [[ $got == "$want" ]]; then
+		say "the bundled agent runs with its own Node: pi $got"
+	else
+		say "FAIL: the bundled agent's --version printed '$got', want '$want'"
+		status=1
+	fi
+	if (cd "$a/$linux_name" && make -s install DESTDIR="$tmp/root-agent" PREFIX=/usr) >"$tmp/install-agent.log" 2>&1 &&
+		[[ -x $tmp/root-agent/usr/lib/$EXE/agent/bin/pi ]]; then
+		if smoke_app "$tmp/root-agent/usr/bin/$EXE" "$tmp/home-agent" "" "$tmp/root-agent/usr/lib/$EXE/agent/" >/dev/null; then
+			say "the installed app started its bundled agent"
+		else
+			say "FAIL: the installed app did not start the agent in usr/lib/$EXE/agent"
+			status=1
+		fi
+	else
+		say "FAIL: make install of the tarball with the agent:"
+		sed 's/^/  /' "$tmp/install-agent.log" >&2
+		status=1
+	fi
+	return "$status"
+}
+
 # Starts the app at $1 with HOME=$2 and a PATH without agents, waits for its
-# main window (and for the file $3 to appear, when given) and prints the
-# window's X11 class. Uses DISPLAY when there is one (test.sh's Xvfb), else a
-# private Xvfb through xvfb-run.
+# main window (and for the file $3 to appear, when given, or for a process
+# whose command line holds $4) and prints the window's X11 class. Uses
+# DISPLAY when there is one (test.sh's Xvfb), else a private Xvfb through
+# xvfb-run.
 smoke_app() {
-	local bin=$1 home=$2 marker=${3:-}
+	local bin=$1 home=$2 marker=${3:-} child=${4:-}
 	if [[ -z ${DISPLAY:-} ]]; then
 		need_tool xvfb-run xvfb
-		xvfb-run -a -s '-screen 0 1280x800x24' "$0" smoke-app "$bin" "$home" "$marker"
+		xvfb-run -a -s '-screen 0 1280x800x24' "$0" smoke-app "$bin" "$home" "$marker" "$child"
 		return
 	fi
 	need_tool xdotool xdotool
 	need_tool xprop x11-utils
 	mkdir -p "$home"
 	HOME=$home PATH=/usr/bin:/bin "$bin" >"$home/app.log" 2>&1 &
-	local pid=$! w='' class='' i
+	local pid=$! w='' class='' i started=
 	for ((i = 0; i < 60; i++)); do
 		# The main window; fyne's helper window, named after the executable,
 		# is never mapped.
 		[[ -n $w ]] || w=$(xdotool search --onlyvisible --pid "$pid" 2>/dev/null | head -n 1) || true
-		[[ -n $w && (-z $marker || -s $marker) ]] && break
+		[[ -z $child ]] || ! pgrep -f -- "$child" >/dev/null || started=1
+		[[ -n $w && (-z $marker || -s $marker) && (-z $child || -n $started) ]] && break
 		kill -0 "$pid" 2>/dev/null || break
 		sleep 0.5
 	done
+	if [[ -n $child && -z $started ]]; then
+		say "the app started no process from $child"
+		w=''
+	fi
 	if [[ -n $w ]]; then
 		# WM_CLASS(STRING) = "instance", "class"
 		class=$(xprop -id "$w" WM_CLASS | sed -n 's/.*", "\(.*\)"$/\1/p')
@@ -397,7 +474,7 @@ case " $* " in
 esac
 
 if [[ $1 == smoke-app ]]; then
-	smoke_app "$2" "$3" "${4:-}"
+	smoke_app "$2" "$3" "${4:-}" "${5:-}"
 	exit
 fi
 
