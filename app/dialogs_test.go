@@ -2,12 +2,12 @@ package app
 
 import (
 	"testing"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"knightcode.ai/desktop/internal/testsupport"
 	"knightcode.ai/desktop/rpcconn"
 	"knightcode.ai/desktop/widgets/kit"
 )
@@ -101,13 +101,7 @@ func TestDialogTimeoutSendsNothing(t *testing.T) {
 		onUI(func() { o = q.Open() })
 		return o
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for open() && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if open() {
-		t.Fatal("dialog still open after its timeout")
-	}
+	testsupport.Eventually(t, "the dialog closed at the agent's 300 ms timeout", func() bool { return !open() })
 	var n int
 	onUI(func() { n = len(*got) })
 	if n != 0 {

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -87,13 +88,14 @@ func TestWindowAgentOverSSH(t *testing.T) {
 	}
 
 	w.shell.shutdown()
-	testsupport.Eventually(t, "no agent left on the host", func() bool {
+	testsupport.EventuallyGone(t, "the agent on the host, after the window closed", func() string {
+		var left []string
 		for _, p := range sshtest.Descendants(srv.PID()) {
-			if pr, ok := sshtest.ReadProc(p); ok && pr.Comm != "sshd" && pr.Comm != "sshd-session" {
-				return false
+			if pr, ok := sshtest.ReadProc(p); ok && pr.Alive() && pr.Comm != "sshd" && pr.Comm != "sshd-session" {
+				left = append(left, fmt.Sprintf("%+v", pr))
 			}
 		}
-		return true
+		return strings.Join(left, "; ")
 	})
 }
 

@@ -37,11 +37,22 @@ func windowGoroutines() []string {
 // hand to the UI after the loop ended is dropped.
 func TestWindowShutdownStopsItsQueries(t *testing.T) {
 	w, _ := openTestWindow(t)
-	// The agent's stdout stalls for a minute mid-reply: answers to the
-	// queries below wait behind it.
-	typeAndSend(w, "[[stall:60000]] [[long:20]] [[slow:20]]")
-	testsupport.Eventually(t, "streaming", func() bool { v := drawn(w); return v.Running && len(v.Items) > 1 })
-	time.Sleep(200 * time.Millisecond) // into the stall
+	// The agent's stdout stalls for ten minutes mid-reply, after its
+	// second delta ("word1 "): answers to the queries below wait behind
+	// it, far longer than the wait for the shutdown below.
+	typeAndSend(w, "[[stall:600000]] [[long:20]] [[slow:20]]")
+	testsupport.Eventually(t, "the reply's second delta, where the agent stalls", func() bool {
+		v := drawn(w)
+		if !v.Running || len(v.Items) < 2 {
+			return false
+		}
+		for _, b := range v.Items[len(v.Items)-1].Blocks {
+			if strings.Contains(b.Text, "word1") {
+				return true
+			}
+		}
+		return false
+	})
 	onUI(func() {
 		w.loadCommands()
 		w.actionTree()
@@ -59,11 +70,15 @@ func TestWindowShutdownStopsItsQueries(t *testing.T) {
 		f()
 	}
 	t.Cleanup(kit.SetDriver(count, count))
-	start := time.Now()
 	w.shell.loopEnded.Store(true) // as Run does when Fyne's loop returns
-	w.shell.shutdown()
-	if d := time.Since(start); d > 5*time.Second {
-		t.Fatalf("stopping the window's queries took %v: they were not cancelled", d)
+	// Uncancelled, the queries would wait out the agent's ten-minute stall:
+	// returning at all within the generous wait says they were cancelled.
+	stopped := make(chan struct{})
+	go func() { w.shell.shutdown(); close(stopped) }()
+	select {
+	case <-stopped:
+	case <-time.After(testsupport.GoneWait):
+		t.Fatalf("stopping the window did not return within %v: its queries were not cancelled; still running:\n%s", testsupport.GoneWait, strings.Join(windowGoroutines(), "\n\n"))
 	}
 	if left := windowGoroutines(); len(left) > 0 {
 		t.Fatalf("%d window goroutines left after stop:\n%s", len(left), strings.Join(left, "\n\n"))

@@ -168,8 +168,8 @@ func TestControllerRestartIgnoresTheOldAgent(t *testing.T) {
 	// The old agent ignores its closed stdin: it dies only at SIGTERM, 3 s on.
 	select {
 	case <-old.Done():
-	case <-time.After(20 * time.Second):
-		t.Fatal("the old agent never ended")
+	case <-time.After(testsupport.GoneWait):
+		t.Fatalf("the old agent did not end within %v", testsupport.GoneWait)
 	}
 	time.Sleep(300 * time.Millisecond) // its event loop reads the exit
 	v := s.View(nil)

@@ -194,12 +194,10 @@ func TestRealAgentStopsACommand(t *testing.T) {
 	c.RunBash("sleep 30; echo too-late")
 	testsupport.Eventually(t, "running", func() bool { return s.View(nil).BashRunning })
 	time.Sleep(300 * time.Millisecond)
-	began := time.Now()
 	c.AbortBash()
 	testsupport.Eventually(t, "stopped", func() bool { return !s.View(nil).BashRunning })
-	if d := time.Since(began); d > 10*time.Second {
-		t.Fatalf("stopping took %v", d)
-	}
+	// Cancelled and no "too-late" say the abort ended it, not the end of
+	// its 30 s sleep; no clock needed.
 	it := lastItem(s)
 	if it.Kind != ChatBash || !it.Cancelled || strings.Contains(it.Text, "too-late") || it.Ended.Sub(it.Started) < 300*time.Millisecond {
 		t.Fatalf("stopped command %+v", it)

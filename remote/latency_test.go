@@ -65,15 +65,20 @@ func TestStreamOverSlowLink(t *testing.T) {
 			f.f.start.Round(time.Millisecond), f.f.getState.Round(time.Millisecond),
 			f.f.firstDelta.Round(time.Millisecond), f.f.deltas, f.f.spread.Round(time.Millisecond))
 	}
+	// The lower bounds are the proxy's own delays: no machine is faster.
 	if slow.getState < 2*delay {
 		t.Errorf("get_state took %v through the proxy: it is not delaying", slow.getState)
 	}
-	if slow.firstDelta < 2*delay || slow.firstDelta > direct.firstDelta+2*delay+time.Second {
-		t.Errorf("first delta after %v (direct %v): want about one round trip (%v) later", slow.firstDelta, direct.firstDelta, 2*delay)
+	// Time is what this test is about, so the upper bounds stay, at 10×
+	// the expected figures, for a busy machine: the first delta about one
+	// round trip later than direct, ...
+	if rtt := 2 * delay; slow.firstDelta < rtt || slow.firstDelta > direct.firstDelta+10*rtt {
+		t.Errorf("first delta after %v (direct %v): want about one round trip (%v) later", slow.firstDelta, direct.firstDelta, rtt)
 	}
-	// The stream is as long as on the direct link: latency delays it, and
-	// nothing bunches it up or stretches it.
-	if d := slow.spread - direct.spread; d > 500*time.Millisecond || d < -500*time.Millisecond {
+	// ... and the stream as long as on the direct link: latency delays it,
+	// and nothing bunches it up (all at once: a spread near zero) or
+	// stretches it (a round trip a delta: 200 of them, 40 s).
+	if slow.spread < direct.spread/10 || slow.spread > 10*direct.spread {
 		t.Errorf("the stream spread over %v through the proxy, %v direct", slow.spread, direct.spread)
 	}
 }

@@ -80,7 +80,5 @@ func TestRealPiOverSSH(t *testing.T) {
 
 	started := remote.ParseStarted(c.StderrTail())
 	c.Close()
-	if !sshtest.WaitGone(started.PID, 5*time.Second) {
-		t.Fatalf("pi (%d) outlived Close", started.PID)
-	}
+	waitGone(t, "pi, after Close", []int{started.PID})
 }

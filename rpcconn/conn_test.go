@@ -35,7 +35,7 @@ func startFake(t *testing.T, args ...string) *Conn {
 
 func startFakeErr(t *testing.T, args ...string) (*Conn, error) {
 	path, env := rpctest.Command()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // generous: a busy machine starts it slowly
 	defer cancel()
 	return Start(ctx, Options{Path: path, Env: env, Args: args, Dir: t.TempDir(),
 		StopGrace: 2 * time.Second, TermGrace: 500 * time.Millisecond})
@@ -101,12 +101,14 @@ func TestStartReturnsInitialState(t *testing.T) {
 	}
 }
 
+// waitFor polls cond, generously bounded. (testsupport.Eventually would
+// do, but it imports this package.)
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatal("condition not met in 10s")
+			t.Fatal("condition not met in a minute")
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -178,9 +180,12 @@ func TestNoAnswerTimesOut(t *testing.T) {
 func TestSlowStartIsReportedAndWaitedFor(t *testing.T) {
 	path, env := rpctest.Command()
 	tails := make(chan string, 2)
+	// The fake writes its stderr lines as it starts, then waits: SlowStart
+	// leaves a busy machine time to start it and read them, and the delay
+	// time after that before the answer.
 	c, err := Start(context.Background(), Options{Path: path, Env: env, Dir: t.TempDir(),
-		Args:      []string{"--fake-startup-delay=1500ms", "--fake-stderr-lines=2"},
-		SlowStart: 200 * time.Millisecond, OnSlowStart: func(tail string) { tails <- tail }})
+		Args:      []string{"--fake-startup-delay=3s", "--fake-stderr-lines=2"},
+		SlowStart: time.Second, OnSlowStart: func(tail string) { tails <- tail }})
 	if err != nil {
 		t.Fatalf("a slow agent is not a failed one: %v", err)
 	}
@@ -232,14 +237,12 @@ func TestDeathFailsPendingCallsAtOnce(t *testing.T) {
 		time.Sleep(200 * time.Millisecond)
 		syscall.Kill(c.PID(), syscall.SIGKILL)
 	}()
-	start := time.Now()
+	// The error says the death failed the call, not its context's
+	// deadline: no clock needed.
 	_, err := c.GetState(ctx)
 	var exitErr *ExitError
 	if !errors.As(err, &exitErr) || exitErr.Exit.Signal != "killed" || exitErr.Exit.Expected {
 		t.Fatalf("pending call got %v", err)
-	}
-	if took := time.Since(start); took > 5*time.Second {
-		t.Fatalf("pending call failed only after %v", took)
 	}
 }
 
@@ -285,7 +288,9 @@ func TestNoGoroutineLeaks(t *testing.T) {
 	}
 	stubborn := startFake(t, "--fake-ignore-stdin-close")
 	stubborn.Close()
-	deadline := time.Now().Add(5 * time.Second)
+	// The connections' goroutines end a moment after Close; on a busy
+	// machine, a long moment.
+	deadline := time.Now().Add(time.Minute)
 	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}

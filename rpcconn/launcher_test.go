@@ -48,7 +48,7 @@ func (l *testLauncher) Agent(stderrTail string) string {
 
 func startLaunched(t *testing.T, l *testLauncher) (*Conn, error) {
 	_, env := rpctest.Command()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // generous: a busy machine starts it slowly
 	defer cancel()
 	return Start(ctx, Options{Path: "shown-name", Launcher: l, Env: env, Dir: t.TempDir(),
 		StopGrace: 2 * time.Second, TermGrace: 500 * time.Millisecond})

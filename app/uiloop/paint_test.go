@@ -33,8 +33,8 @@ func TestPaintProbeFiresAtThePaintAfterTheDraw(t *testing.T) {
 		if got != 5 || painted != 1 {
 			t.Fatalf("fired %d, painted %d", got, painted)
 		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("not fired by the paint after the draw")
+	case <-time.After(time.Minute):
+		t.Fatal("not fired within a minute of the paint after the draw")
 	}
 	// Drawn already: armed at once.
 	p.Wait(3, func() { fired <- 3 }, 5)

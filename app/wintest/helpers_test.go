@@ -236,7 +236,7 @@ func (s *session) waitDrawn(max time.Duration) {
 func (s *session) agent() int {
 	s.t.Helper()
 	var kids []int
-	WaitFor(10*time.Second, 20*time.Millisecond, func() bool {
+	WaitFor(time.Minute, 20*time.Millisecond, func() bool {
 		kids = Children(s.p.Pid)
 		return len(kids) == 1
 	})
@@ -266,7 +266,7 @@ func (s *session) typeText(text string) {
 		s.t.Fatal(err)
 	}
 	n := len(text)
-	if !WaitFor(5*time.Second, 20*time.Millisecond, func() bool {
+	if !WaitFor(time.Minute, 20*time.Millisecond, func() bool {
 		_, ok := s.p.Marks().First("editor", from, func(m Mark) bool { return m.N() >= n })
 		return ok
 	}) {
@@ -284,7 +284,7 @@ func (s *session) send(prompt string) {
 		s.t.Fatal(err)
 	}
 	var got []Record
-	if !WaitFor(10*time.Second, 20*time.Millisecond, func() bool {
+	if !WaitFor(time.Minute, 20*time.Millisecond, func() bool {
 		got = s.records("prompt")
 		return len(got) > before
 	}) {
@@ -389,14 +389,15 @@ func (s *session) quit(sig os.Signal) {
 	if err := s.p.Signal(sig); err != nil {
 		s.t.Fatal(err)
 	}
-	code, err := s.p.Wait(30 * time.Second)
+	code, err := s.p.Wait(2 * time.Minute)
 	if err != nil {
 		s.t.Fatalf("after %v: %v; stderr:\n%s", sig, err, s.p.StderrText())
 	}
 	if code != 0 {
 		s.t.Fatalf("after %v the app exited %d, want 0; stderr:\n%s", sig, code, s.p.StderrText())
 	}
-	if !WaitFor(5*time.Second, 20*time.Millisecond, func() bool { return !Running(agent) }) {
-		s.t.Fatalf("the agent (pid %d: %s) still runs after the app exited", agent, CommandLine(agent))
+	// The agent ends a while after the app; generously bounded.
+	if !WaitFor(2*time.Minute, 20*time.Millisecond, func() bool { return !Running(agent) }) {
+		s.t.Fatalf("the agent (pid %d: %s) still runs 2 minutes after the app exited", agent, CommandLine(agent))
 	}
 }

@@ -17,12 +17,12 @@ func TestReadMemory(t *testing.T) {
 		t.Skip(err)
 	}
 	defer cmd.Wait()
-	zombie := WaitFor(5*time.Second, 5*time.Millisecond, func() bool {
+	zombie := WaitFor(time.Minute, 5*time.Millisecond, func() bool {
 		st, _, _, ok := procState(cmd.Process.Pid)
 		return ok && st == "Z"
 	})
 	if !zombie {
-		t.Fatal("the child never became a zombie")
+		t.Fatal("the child did not become a zombie within a minute")
 	}
 	if m, err := ReadMemory(cmd.Process.Pid); err == nil {
 		t.Errorf("a zombie: %+v, no error", m)

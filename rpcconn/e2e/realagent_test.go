@@ -3,6 +3,7 @@ package e2e
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"knightcode.ai/desktop/internal/testsupport"
 	"knightcode.ai/desktop/rpcconn"
 	"knightcode.ai/desktop/rpcconn/rpctest/pienv"
 )
@@ -707,9 +709,14 @@ func stepShutdown(t *testing.T, a *agent) {
 	if len(rest) == 0 || rest[len(rest)-1] != rpcconn.Event(exit) {
 		t.Errorf("events after Close %s, want them to end with the exit", sequence(rest))
 	}
-	if gone, err := processGone(pid); err != nil || !gone {
-		t.Errorf("pi (pid %d) or its process group still exists after Close (%v)", pid, err)
-	}
+	// Close returns once pi is reaped; the tools of its group end a
+	// moment later.
+	testsupport.EventuallyGone(t, fmt.Sprintf("pi (pid %d) and its process group, after Close", pid), func() string {
+		if gone, err := processGone(pid); err != nil || !gone {
+			return fmt.Sprintf("pi or a process of group %d (%v)", pid, err)
+		}
+		return ""
+	})
 
 	// Over the whole session: nothing surfaced as a protocol error.
 	counts := map[string]int{}

@@ -29,7 +29,9 @@ type fake struct {
 	ids    int
 }
 
-const waitLimit = 15 * time.Second
+// waitLimit bounds a wait for the fake agent to answer or exit: generous,
+// for a busy machine; a bound to end a hung test, not a measure.
+const waitLimit = time.Minute
 
 func startFake(t *testing.T, args ...string) *fake {
 	t.Helper()

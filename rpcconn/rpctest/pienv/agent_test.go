@@ -58,8 +58,8 @@ func startAgent(t *testing.T, env *Env) *agent {
 		go func() { done <- cmd.Wait() }()
 		select {
 		case <-done:
-		case <-time.After(10 * time.Second):
-			t.Errorf("pi did not exit after stdin closed")
+		case <-time.After(2 * time.Minute): // generous: node exits slowly on a busy machine
+			t.Errorf("pi did not exit within 2 minutes of its stdin closing")
 		}
 		cancel()
 	})

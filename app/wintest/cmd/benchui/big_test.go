@@ -5,7 +5,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"knightcode.ai/desktop/app/wintest"
 	"knightcode.ai/desktop/rpcconn/rpctest"
@@ -35,7 +34,9 @@ func TestAgentAlone(t *testing.T) {
 		cmds = append(cmds, wintest.Record{ID: id, Type: typ, Raw: `{"id":"` + id + `","type":"` + typ + `"}`})
 	}
 	d, err := agentAlone([]string{exe, "--mode", "rpc", "--no-session"}, t.TempDir()+"/home", cmds)
-	if err != nil || d <= 0 || d > 30*time.Second {
+	// How long the agent took is for the benchmark to report, not a test
+	// to judge: a busy machine makes any bound wrong.
+	if err != nil || d <= 0 {
 		t.Errorf("agentAlone = %v, %v", d, err)
 	}
 }

@@ -105,7 +105,10 @@ func TestPacerNotesTheLastTextDelta(t *testing.T) {
 		if m.Event != "last-text-delta" || m.N() != runs[i].text {
 			t.Errorf("reply %d: note %q %q, want last-text-delta %d", i+1, m.Event, m.Arg, runs[i].text)
 		}
-		if d := m.T.Sub(runs[i].lastAt); d > 50*time.Millisecond || d < -50*time.Millisecond {
+		// The note's time is what the pacer promises, so it is checked,
+		// but loosely: the read here lags the write by well under a
+		// millisecond, and by far more when the machine is busy.
+		if d := m.T.Sub(runs[i].lastAt); d > time.Second || d < -time.Second {
 			t.Errorf("reply %d: noted %v from when the last delta was read", i+1, d)
 		}
 	}
