@@ -106,7 +106,7 @@ func BenchmarkLineDiffHugeInputs(b *testing.B) {
 // generateDiffString on many generated texts, when node and pi are here
 // ($KNIGHTCODE_PI, or the copy scripts/install-pi.sh caches).
 func TestLineDiffAgainstAgentScript(t *testing.T) {
-	module := piEditDiffModule(t)
+	module, node := piEditDiffModule(t)
 	rng := rand.New(rand.NewSource(12))
 	words := []string{"a", "b", "c", "", "x y", "\tindented", "}"}
 	size := 14
@@ -156,7 +156,7 @@ let data = ""; process.stdin.on("data", d => data += d).on("end", () => {
   const out = JSON.parse(data).map(p => generateDiffString(p.Old, p.New).diff);
   process.stdout.write(JSON.stringify(out));
 });`
-	cmd := exec.Command("node", "--input-type=module", "-e", script)
+	cmd := exec.Command(node, "--input-type=module", "-e", script)
 	cmd.Stdin = bytes.NewReader(in)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -180,25 +180,36 @@ func jsString(s string) string {
 	return string(b)
 }
 
-// piEditDiffModule finds pi's edit-diff.js, or skips.
-func piEditDiffModule(t *testing.T) string {
+// piEditDiffModule finds pi's edit-diff.js and the Node that runs it
+// ($KNIGHTCODE_PI's pi, 0.73.1 or 1.6.0, or the copy scripts/install-pi.sh
+// caches), or skips; with KNIGHTCODE_E2E=1 a missing pi fails.
+func piEditDiffModule(t *testing.T) (module, node string) {
 	t.Helper()
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node is not on PATH")
-	}
-	var pkg string
-	if bin := os.Getenv(pienv.BinaryEnv); bin != "" {
-		if real, err := filepath.EvalSymlinks(bin); err == nil {
-			pkg = filepath.Dir(filepath.Dir(real)) // …/pi-coding-agent/dist/cli.js
+	lack := func(format string, args ...any) {
+		t.Helper()
+		if os.Getenv("KNIGHTCODE_E2E") == "1" {
+			t.Fatalf(format, args...)
 		}
-	} else if wd, err := os.Getwd(); err == nil {
-		if root, err := pienv.RepoRoot(wd); err == nil {
-			pkg = filepath.Join(root, filepath.FromSlash(pienv.CacheDir), "node_modules", filepath.FromSlash(pienv.Package))
+		t.Skipf(format, args...)
+	}
+	bin := os.Getenv(pienv.BinaryEnv)
+	if bin == "" {
+		if wd, err := os.Getwd(); err == nil {
+			if root, err := pienv.RepoRoot(wd); err == nil {
+				bin = filepath.Join(root, filepath.FromSlash(pienv.CacheDir), "node_modules", ".bin", "pi")
+			}
 		}
 	}
-	module := filepath.Join(pkg, "dist", "core", "tools", "edit-diff.js")
-	if _, err := os.Stat(module); pkg == "" || err != nil {
-		t.Skipf("pi's edit-diff.js is not here (%s); set $%s or run scripts/install-pi.sh", module, pienv.BinaryEnv)
+	pkg, node, err := pienv.Module(bin)
+	if err != nil {
+		lack("pi is not here (%v); set $%s or run scripts/install-pi.sh", err, pienv.BinaryEnv)
 	}
-	return module
+	if _, err := exec.LookPath(node); err != nil {
+		lack("%s is not there to run pi's module: %v", node, err)
+	}
+	module = filepath.Join(pkg, "dist", "core", "tools", "edit-diff.js")
+	if _, err := os.Stat(module); err != nil {
+		lack("pi's edit-diff.js is not here (%s); set $%s or run scripts/install-pi.sh", module, pienv.BinaryEnv)
+	}
+	return module, node
 }

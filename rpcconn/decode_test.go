@@ -194,3 +194,19 @@ func TestDecodeUsageFastAndFallback(t *testing.T) {
 		t.Fatalf("%+v %v", u, err)
 	}
 }
+
+// A system message's sections keep the agent's order.
+func TestSystemMessageSections(t *testing.T) {
+	var m Message
+	if err := json.Unmarshal([]byte(`{"role":"system","content":"","sections":{"preamble":"You are pi.","tools":"<tools>\n- read\n</tools>","rules":"be kind","n":3}}`), &m); err != nil {
+		t.Fatal(err)
+	}
+	want := Sections{{"preamble", "You are pi."}, {"tools", "<tools>\n- read\n</tools>"}, {"rules", "be kind"}, {"n", "3"}}
+	if m.Role != RoleSystem || !reflect.DeepEqual(m.Sections, want) {
+		t.Fatalf("got %+v", m)
+	}
+	out, _ := json.Marshal(m.Sections)
+	if string(out) != `{"preamble":"You are pi.","tools":"\u003ctools\u003e\n- read\n\u003c/tools\u003e","rules":"be kind","n":"3"}` {
+		t.Errorf("marshalled %s", out)
+	}
+}

@@ -3,6 +3,7 @@ package rpcconn
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 )
 
 // Model is an LLM the agent can use.
@@ -155,6 +156,10 @@ const (
 	RoleCustom            = "custom"
 	RoleBranchSummary     = "branchSummary"
 	RoleCompactionSummary = "compactionSummary"
+	// RoleSystem is the system prompt, which newer pi (1.6) puts at the
+	// head of get_messages and sends as a message at a session's first
+	// turn, its text in Sections; it is not a chat turn.
+	RoleSystem = "system"
 )
 
 // Stop reasons of an assistant message.
@@ -204,6 +209,72 @@ type Message struct {
 	Summary      string `json:"summary,omitempty"`
 	FromID       string `json:"fromId,omitempty"`
 	TokensBefore int    `json:"tokensBefore,omitempty"`
+
+	// system: the prompt in named parts, in the agent's order.
+	Sections Sections `json:"sections,omitempty"`
+}
+
+// Section is one named part of a system prompt ("preamble", "tools", …).
+type Section struct {
+	Name, Text string
+}
+
+// Sections are a system prompt's parts in the order the agent wrote them
+// (a JSON object, whose order a map would lose).
+type Sections []Section
+
+// UnmarshalJSON reads the object member by member; a value that is not a
+// string is kept as its JSON text.
+func (s *Sections) UnmarshalJSON(data []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		if tok == nil {
+			*s = nil
+			return nil
+		}
+		return fmt.Errorf("sections: not an object")
+	}
+	var out Sections
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		name, _ := tok.(string)
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return err
+		}
+		var text string
+		if json.Unmarshal(raw, &text) != nil {
+			text = string(raw)
+		}
+		out = append(out, Section{Name: name, Text: text})
+	}
+	*s = out
+	return nil
+}
+
+// MarshalJSON writes the sections back as an object, in order.
+func (s Sections) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, sec := range s {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(sec.Name)
+		v, _ := json.Marshal(sec.Text)
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
 }
 
 // ToolResult is a tool's (partial) result: content plus tool-specific details.

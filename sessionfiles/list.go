@@ -27,7 +27,8 @@ type Info struct {
 	Name string
 	// FirstPrompt is the first user message's text on one line, truncated.
 	FirstPrompt string
-	// MessageCount counts message entries on every branch, as pi's /resume.
+	// MessageCount counts message entries on every branch, as pi's /resume,
+	// but for the system prompt pi 1.6 records as a message.
 	MessageCount int
 	// Model is "provider/model" from the last model_change or assistant
 	// message, whichever came later.

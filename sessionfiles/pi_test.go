@@ -205,10 +205,12 @@ func TestListSessionsRealPi(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkRealTree(t, tree, leaf)
+	checkRealTree(t, tree, leaf, pienv.Selected().IsCurrent())
 }
 
-// checkRealSession holds what pi 0.73.1 records for runPiSession's run.
+// checkRealSession holds what pi records for runPiSession's run, 0.73.1
+// and 1.6.0 alike: 1.6.0's system prompt entry is not a message a person
+// reads, and is not counted.
 func checkRealSession(t *testing.T, info Info, cwd string) {
 	t.Helper()
 	want := Info{
@@ -226,7 +228,7 @@ func checkRealSession(t *testing.T, info Info, cwd string) {
 
 // checkRealTree: pi records the model and thinking level first, then the
 // turns, then the name, as one chain.
-func checkRealTree(t *testing.T, tree []rpcconn.TreeNode, leaf string) {
+func checkRealTree(t *testing.T, tree []rpcconn.TreeNode, leaf string, systemPrompt bool) {
 	t.Helper()
 	var kinds []string
 	var last string
@@ -244,6 +246,10 @@ func checkRealTree(t *testing.T, tree []rpcconn.TreeNode, leaf string) {
 	}
 	want := []string{"model_change", "thinking_level_change", "message:user", "message:assistant",
 		"message:user", "message:assistant", "session_info"}
+	if systemPrompt {
+		// pi 1.6 records its system prompt before the first turn.
+		want = slices.Insert(want, 2, "message:system")
+	}
 	if !slices.Equal(kinds, want) {
 		t.Errorf("chain = %v\nwant %v", kinds, want)
 	}

@@ -157,7 +157,7 @@ func (s *sessionScan) line(lines *sessionLines, head []byte, whole bool) error {
 				s.truncated = true
 				return nil
 			}
-			s.count(typ)
+			s.count(typ, role)
 			return nil
 		}
 		var err error
@@ -183,7 +183,11 @@ func (s *sessionScan) line(lines *sessionLines, head []byte, whole bool) error {
 		s.bad(lines)
 		return nil
 	}
-	s.count(e.Type)
+	role := ""
+	if e.Message != nil {
+		role = e.Message.Role
+	}
+	s.count(e.Type, role)
 	switch e.Type {
 	case "session_info":
 		s.info.Name = strings.TrimSpace(e.Name)
@@ -213,6 +217,8 @@ func (s *sessionScan) line(lines *sessionLines, head []byte, whole bool) error {
 func (s *sessionScan) wantWhole(typ, role string) bool {
 	switch typ {
 	case "message":
+		// A role not found in the head (a huge line) is read whole, but a
+		// system prompt is skipped: its role comes first.
 		return role == "" || role == "assistant" || (role == "user" && s.info.FirstPrompt == "")
 	case "thinking_level_change", "compaction", "branch_summary", "custom", "custom_message", "label":
 		return false
@@ -220,9 +226,11 @@ func (s *sessionScan) wantWhole(typ, role string) bool {
 	return true
 }
 
-func (s *sessionScan) count(typ string) {
+// count counts an entry, and the messages a person reads: pi 1.6 records
+// its system prompt as a message of role system, which is not one.
+func (s *sessionScan) count(typ, role string) {
 	s.entries++
-	if typ == "message" {
+	if typ == "message" && role != "system" {
 		s.info.MessageCount++
 	}
 }

@@ -42,7 +42,7 @@ func startAgent(t *testing.T, opts ...pienv.Option) *agent {
 	if err != nil {
 		t.Fatalf("starting pi: %v", err)
 	}
-	t.Logf("pi %s answered get_state after %v (pid %d)", pienv.Version, time.Since(began).Round(time.Millisecond), conn.PID())
+	t.Logf("%s answered get_state after %v (pid %d)", pienv.Selected(), time.Since(began).Round(time.Millisecond), conn.PID())
 	a := &agent{srv: srv, env: env, conn: conn}
 	t.Cleanup(func() {
 		if t.Failed() {

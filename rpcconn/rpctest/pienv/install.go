@@ -89,6 +89,25 @@ func Locate(root string) (string, error) {
 	return Install(root)
 }
 
+// Module is where the pi at bin keeps its package (its dist/ holds the
+// modules tests import, such as dist/core/tools/edit-diff.js) and the Node
+// that runs it: for an install the app made (the current release), what its
+// record says; for npm's .bin/pi, the package the symlink leads into and the
+// node on PATH.
+func Module(bin string) (pkgDir, node string, err error) {
+	if p, ok := agentsetup.PathsOf(bin); ok {
+		if p.Node == "" {
+			p.Node = "node"
+		}
+		return p.Package, p.Node, nil
+	}
+	real, err := filepath.EvalSymlinks(bin)
+	if err != nil {
+		return "", "", fmt.Errorf("pienv: %w", err)
+	}
+	return filepath.Dir(filepath.Dir(real)), "node", nil // …/pi-coding-agent/dist/cli.js
+}
+
 // InstallCurrent puts the current release, with npm's Node where this
 // machine's is too old for it, under root/CurrentCacheDir through the app's
 // own installer (agentsetup) and returns its launcher. It is quick when it
