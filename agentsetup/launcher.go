@@ -12,10 +12,35 @@ import (
 
 // Record is what an install wrote about itself beside the launcher.
 type Record struct {
-	Package   string    `json:"package"`
-	Version   string    `json:"version"`
+	Package string `json:"package"`
+	Version string `json:"version"`
+	// Node says which Node runs it, in words; NodeBin is that Node's
+	// program, relative to the install's folder when the install carries
+	// it, absolute when it is the system's.
 	Node      string    `json:"node"`
+	NodeBin   string    `json:"nodeBin"`
 	Installed time.Time `json:"installed"`
+}
+
+// Paths of an install the app made: its folder (the launcher's parent's
+// parent), the agent's package folder and the Node that runs it.
+type Paths struct {
+	Dir, Package, Node string
+}
+
+// PathsOf finds the folders of the install a launcher belongs to; ok is
+// false for an agent the app did not install.
+func PathsOf(launcher string) (Paths, bool) {
+	rec, ok := RecordOf(launcher)
+	if !ok {
+		return Paths{}, false
+	}
+	dir := filepath.Dir(filepath.Dir(launcher))
+	p := Paths{Dir: dir, Package: filepath.Join(dir, "node_modules", filepath.FromSlash(rec.Package)), Node: rec.NodeBin}
+	if p.Node != "" && !filepath.IsAbs(p.Node) {
+		p.Node = filepath.Join(dir, filepath.FromSlash(p.Node))
+	}
+	return p, true
 }
 
 const recordName = "installed.json"
@@ -75,7 +100,11 @@ func writeLauncher(prefix string, r Release, node NodeChoice) (string, error) {
 	if err := os.WriteFile(launcher, []byte(text), 0o755); err != nil {
 		return "", err
 	}
-	rec, _ := json.MarshalIndent(Record{Package: r.Package, Version: r.Version, Node: node.Why, Installed: time.Now().UTC()}, "", "  ")
+	nodeBin := node.System
+	if node.Package != "" {
+		nodeBin = filepath.ToSlash(filepath.Join("node_modules", node.Package, filepath.FromSlash(node.Bin)))
+	}
+	rec, _ := json.MarshalIndent(Record{Package: r.Package, Version: r.Version, Node: node.Why, NodeBin: nodeBin, Installed: time.Now().UTC()}, "", "  ")
 	if err := os.WriteFile(filepath.Join(prefix, recordName), append(rec, '\n'), 0o644); err != nil {
 		return "", err
 	}

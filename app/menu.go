@@ -32,6 +32,7 @@ func (w *Window) buildMenu() *fyne.MainMenu {
 		fyne.NewMenuItemSeparator(),
 		menuItem("Fork from an earlier prompt…", on((*Tab).actionFork), nil),
 		menuItem("Session tree…", on((*Tab).actionTree), treeShortcut),
+		menuItem("System prompt…", on((*Tab).actionSystemPrompt), nil),
 		menuItem("Clone", on((*Tab).actionClone), nil),
 		fyne.NewMenuItemSeparator(),
 		menuItem("Export as HTML…", on((*Tab).actionExport), shortcut(fyne.KeyE, ctrl)),

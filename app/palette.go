@@ -56,6 +56,7 @@ func (w *Tab) appActions() []appAction {
 		a("previous-tab", "Previous tab", "", "Ctrl+Shift+Tab", func() { w.shell.step(-1) }),
 		a("clone", "Clone session", "Copy this branch into a new session", "", w.actionClone),
 		a("export", "Export as HTML…", "Save the transcript to share", "Ctrl+E", w.actionExport),
+		a("system-prompt", "System prompt…", "What the agent tells the model before the conversation", "", w.actionSystemPrompt),
 		a("copy", "Copy last answer", "", "Ctrl+Shift+C", w.actionCopyLastAnswer),
 		a("find", "Find in conversation…", "Search the whole transcript", "Ctrl+F", w.actionFind),
 		a("compact", "Compact conversation…", "Summarise to free context", "", w.actionCompact),

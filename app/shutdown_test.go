@@ -95,7 +95,7 @@ func TestWindowShutdownStopsItsQueries(t *testing.T) {
 	w.SetEditorText("late")
 	w.RestoreDraft("late")
 	w.Notify(model.Notice{Text: "late"})
-	w.Settled()
+	w.Settled(false)
 	w.AfterPaint(func() {})
 	w.do(func() { t.Error("w.do ran after the loop ended") })
 	if len(late) > 0 {

@@ -95,9 +95,11 @@ type Tab struct {
 	tree         *openTree
 	retry        *retryStrip
 	// mark is what the tab's label says of its state, as last drawn;
-	// unread is set when it finished while in the background.
-	mark   tabMark
-	unread bool
+	// unread is set when it finished (stopped, when it was stopped) while
+	// in the background.
+	mark    tabMark
+	unread  bool
+	stopped bool
 	// closed is set once the tab has left the window.
 	closed bool
 	// bg runs the window's background work; quitting stops it first.
@@ -463,9 +465,9 @@ func (w *Tab) Notify(n model.Notice) {
 }
 
 // Settled implements UI.
-func (w *Tab) Settled() {
+func (w *Tab) Settled(stopped bool) {
 	w.do(func() {
-		w.shell.tabFinished(w)
+		w.shell.tabFinished(w, stopped)
 		w.followTree()
 		if len(w.commands) == 0 {
 			w.loadCommands()

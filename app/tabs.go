@@ -137,6 +137,7 @@ const (
 	markWorking
 	markNeedsYou
 	markUnread
+	markStopped
 	markExited
 )
 
@@ -148,6 +149,8 @@ func (m tabMark) icon() fyne.Resource {
 		return theme.NewWarningThemedResource(theme.QuestionIcon())
 	case markUnread:
 		return theme.NewSuccessThemedResource(theme.ConfirmIcon())
+	case markStopped:
+		return theme.MediaStopIcon()
 	case markExited:
 		return theme.NewErrorThemedResource(theme.ErrorIcon())
 	}
@@ -164,6 +167,8 @@ func (w *Window) markOf(t *Tab) tabMark {
 		return markNeedsYou
 	case t.working():
 		return markWorking
+	case t.unread && t.stopped:
+		return markStopped
 	case t.unread:
 		return markUnread
 	}
@@ -221,15 +226,19 @@ func (w *Window) tabDrawn(t *Tab) {
 // tabFinished follows a run that ended: behind the current tab, or while
 // the window is elsewhere, it is worth a desktop notification, and behind
 // an unread mark.
-func (w *Window) tabFinished(t *Tab) {
+func (w *Window) tabFinished(t *Tab, stopped bool) {
 	if t.closed || t == w.current && w.focused {
 		return
 	}
 	if t != w.current {
-		t.unread = true
+		t.unread, t.stopped = true, stopped
 	}
 	t.draw() // the label names the session by its first prompt once drawn
-	w.app.SendNotification(fyne.NewNotification(appTitle, t.label()+" finished"))
+	what := " finished"
+	if stopped {
+		what = " stopped"
+	}
+	w.app.SendNotification(fyne.NewNotification(appTitle, t.label()+what))
 	w.refreshLabels()
 }
 

@@ -385,3 +385,26 @@ func TestTabsDialogKeepsWhatWasTyped(t *testing.T) {
 		t.Fatalf("the agent got %q, want the text typed before and after the switch", got)
 	}
 }
+
+// TestTabsBackgroundStopSaysStopped: a run stopped in a tab behind is told
+// as stopped, not finished (the agent's settle says aborted): the desktop
+// notification says so and the tab's mark is the stop mark.
+func TestTabsBackgroundStopSaysStopped(t *testing.T) {
+	dirs := tempDirs(t, "shown", "behind")
+	w := openTabsIn(t, dirs)
+	back := w.Tabs()[1]
+	test.AssertNotificationSent(t, &fyne.Notification{Title: appTitle, Content: "a long job [[slow:200]] [[long:100]] — behind stopped"}, func() {
+		onUI(func() { back.controller.Send("a long job [[slow:200]] [[long:100]]", nil, false, func() {}) })
+		testsupport.Eventually(t, "the background run streams", func() bool {
+			var running bool
+			onUI(func() { back.draw(); running = back.drawn.Running && len(back.drawn.Items) > 1 })
+			return running
+		})
+		onUI(func() { back.controller.Escape() })
+		testsupport.Eventually(t, "the background tab marked stopped", func() bool {
+			var mark tabMark
+			onUI(func() { mark = back.mark })
+			return mark == markStopped
+		})
+	})
+}

@@ -32,8 +32,9 @@ type UI interface {
 	RestoreDraft(text string)
 	// Notify pops up an extension's notification or error.
 	Notify(n Notice)
-	// Settled says a run ended: panels that follow the session refresh.
-	Settled()
+	// Settled says a run ended, stopped when it was stopped rather than
+	// finished: panels that follow the session refresh.
+	Settled(stopped bool)
 	// Do runs f on the UI goroutine, soon; it never waits for it.
 	Do(f func())
 }
@@ -290,7 +291,7 @@ func (c *Controller) handle(conn *rpcconn.Conn, ev rpcconn.Event) {
 			c.loadStats(ctx, conn)
 			c.ui.Invalidate()
 		})
-		c.ui.Settled()
+		c.ui.Settled(fx.Stopped)
 	}
 	for _, n := range fx.Notices {
 		c.ui.Notify(n)

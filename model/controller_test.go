@@ -55,8 +55,8 @@ func (u *recordingUI) Notify(n Notice) {
 	defer u.mu.Unlock()
 	u.notices = append(u.notices, n)
 }
-func (u *recordingUI) Settled()    {}
-func (u *recordingUI) Do(f func()) { f() }
+func (u *recordingUI) Settled(bool) {}
+func (u *recordingUI) Do(f func())  { f() }
 func (u *recordingUI) RestoreDraft(text string) {
 	u.mu.Lock()
 	defer u.mu.Unlock()

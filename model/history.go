@@ -279,6 +279,7 @@ func (s *Session) endUnanswered() {
 // them, base+2+i for message i. Live entries get IDs after those.
 func (s *Session) resetHistory(n, capacity int) (base int) {
 	s.items = make([]ChatItem, 0, capacity)
+	s.systemPrompt = nil // the new history brings its own
 	s.liveIndex = -1
 	s.live = rpcconn.MessageBuilder{}
 	s.tools = rpcconn.ToolTracker{}
@@ -329,6 +330,8 @@ func (s *Session) convertHistory(msgs []decodedMessage, base, total int, results
 			}
 			s.finishAssistant(i, m)
 		case rpcconn.RoleToolResult:
+		case rpcconn.RoleSystem:
+			s.systemPrompt = m.Sections
 		default:
 			if it, ok := s.historyItem(m); ok {
 				s.appendItem(it)
@@ -349,6 +352,9 @@ func skippedText(run []decodedMessage, total int) string {
 // transcript and tool runs, which started counting turns and items from
 // zero when BeginHistory reset them.
 func (s *Session) prependHistory(p *Session) {
+	if s.systemPrompt == nil {
+		s.systemPrompt = p.systemPrompt
+	}
 	n := len(p.items)
 	s.items = append(p.items, s.items...)
 	s.prepended += n
@@ -420,12 +426,16 @@ func (s *Session) historyResult(id string, calledAt int64, result *rpcconn.Messa
 		return
 	}
 	s.tools.Apply(&rpcconn.ToolExecutionEnd{ToolCallID: id, ToolName: r.ToolName,
-		Result: rpcconn.ToolResult{Content: result.Content, Details: result.Details}, IsError: result.IsError})
+		Result: rpcconn.ToolResult{Content: result.Content, Details: result.Details}, IsError: result.IsError, DurationMs: result.DurationMs})
 	m := s.meta(id)
 	if result.Timestamp > 0 {
 		m.ended = time.UnixMilli(result.Timestamp)
 		m.started = m.ended
-		if calledAt > 0 && calledAt <= result.Timestamp {
+		switch {
+		case result.DurationMs > 0:
+			// The agent's own figure, as the live card showed it.
+			m.started = m.ended.Add(-time.Duration(result.DurationMs) * time.Millisecond)
+		case calledAt > 0 && calledAt <= result.Timestamp:
 			m.started = time.UnixMilli(calledAt)
 		}
 	}

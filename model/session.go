@@ -21,8 +21,10 @@ const (
 
 // Effects tell the controller what an event calls for beyond drawing.
 type Effects struct {
-	// Settled: a run ended; session stats are worth fetching.
-	Settled bool
+	// Settled: a run ended; session stats are worth fetching. Stopped
+	// says it ended because it was stopped (the agent's settle says
+	// aborted, or, with an agent that does not, its reply was aborted).
+	Settled, Stopped bool
 	// ModelChanged: the thinking levels may differ now.
 	ModelChanged bool
 	// Dialogs are extension requests that wait for the user.
@@ -66,8 +68,13 @@ type Session struct {
 	// turn numbers count from the shown part and are not shown yet.
 	turnsPending bool
 
-	run                rpcconn.RunTracker
-	agentSendsSettled  bool
+	run               rpcconn.RunTracker
+	agentSendsSettled bool
+	// runAborted: the run in progress (or the last one) was stopped.
+	runAborted bool
+	// systemPrompt is the agent's system prompt in parts, as the newest
+	// system message gave it (pi 1.6); nil when it gave none.
+	systemPrompt       rpcconn.Sections
 	steering, followUp []string
 	// queueStays: the agent cannot give queued messages back (no
 	// clear_queue); waiting are prompts held until it can take them.
@@ -158,8 +165,21 @@ func (s *Session) Apply(ev rpcconn.Event) Effects {
 	defer s.mu.Unlock()
 	var fx Effects
 	s.touch()
+	switch e := ev.(type) {
+	case *rpcconn.AgentStart:
+		if !s.run.Running() {
+			s.runAborted = false
+		}
+	case *rpcconn.AgentSettled:
+		s.runAborted = s.runAborted || e.Aborted
+	case *rpcconn.MessageEnd:
+		if e.Message.Role == rpcconn.RoleAssistant {
+			s.runAborted = e.Message.StopReason == rpcconn.StopReasonAborted
+		}
+	}
 	if s.run.Apply(ev, s.agentSendsSettled) {
 		fx.Settled = true
+		fx.Stopped = s.runAborted
 		s.activity = ""
 		s.retry = nil
 	}
@@ -233,6 +253,9 @@ func (s *Session) messageStart(m rpcconn.Message) {
 	case rpcconn.RoleToolResult, rpcconn.RoleBashExecution:
 		// Tool output lives in the sidebar, from tool_execution_* events;
 		// a !command's output is already on screen from its own run.
+	case rpcconn.RoleSystem:
+		// The system prompt is no chat turn; it can be read apart.
+		s.systemPrompt = m.Sections
 	default:
 		if it, ok := s.historyItem(m); ok {
 			s.appendItem(it)

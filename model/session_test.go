@@ -402,3 +402,34 @@ func TestBashTimesAndSurvivesExit(t *testing.T) {
 		t.Fatalf("after LoadHistory: %+v", v.Items)
 	}
 }
+
+// TestSessionSettleSaysStopped: a run that was stopped settles as stopped,
+// from the agent's own word (pi 1.6's agent_settled.aborted) or, with an
+// agent that has no settle (pi 0.73.1), from its aborted reply.
+func TestSessionSettleSaysStopped(t *testing.T) {
+	aborted := rpcconn.Message{Role: rpcconn.RoleAssistant, StopReason: rpcconn.StopReasonAborted}
+	done := rpcconn.Message{Role: rpcconn.RoleAssistant, StopReason: rpcconn.StopReasonStop}
+	for _, tc := range []struct {
+		name    string
+		settled bool // the agent sends agent_settled
+		events  []rpcconn.Event
+		stopped bool
+	}{
+		{"settle says aborted", true, []rpcconn.Event{&rpcconn.AgentStart{}, &rpcconn.MessageEnd{Message: done}, &rpcconn.AgentEnd{}, &rpcconn.AgentSettled{Aborted: true}}, true},
+		{"settle says finished", true, []rpcconn.Event{&rpcconn.AgentStart{}, &rpcconn.MessageEnd{Message: done}, &rpcconn.AgentEnd{}, &rpcconn.AgentSettled{}}, false},
+		{"no settle, aborted reply", false, []rpcconn.Event{&rpcconn.AgentStart{}, &rpcconn.MessageEnd{Message: aborted}, &rpcconn.AgentEnd{}}, true},
+		{"no settle, finished reply", false, []rpcconn.Event{&rpcconn.AgentStart{}, &rpcconn.MessageEnd{Message: done}, &rpcconn.AgentEnd{}}, false},
+	} {
+		s := NewSession()
+		s.SetAgentSendsSettled(tc.settled)
+		var last Effects
+		for _, ev := range tc.events {
+			if fx := s.Apply(ev); fx.Settled {
+				last = fx
+			}
+		}
+		if !last.Settled || last.Stopped != tc.stopped {
+			t.Errorf("%s: settled %v stopped %v, want stopped %v", tc.name, last.Settled, last.Stopped, tc.stopped)
+		}
+	}
+}

@@ -81,6 +81,11 @@ func (s *Session) toolEvent(ev rpcconn.Event) {
 	s.list(r.ToolCallID, m)
 	if r.Done && m.ended.IsZero() {
 		m.ended = s.now()
+		// The agent's own figure, where it gives one: the same as a
+		// reload of the session shows.
+		if r.DurationMs > 0 {
+			m.ended = m.started.Add(time.Duration(r.DurationMs) * time.Millisecond)
+		}
 	}
 	m.rev++
 	s.toolsRev++

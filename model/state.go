@@ -127,6 +127,14 @@ func (s *Session) SessionFile() string {
 	return s.sessionFile
 }
 
+// SystemPrompt is the agent's system prompt in parts, when the agent has
+// sent it (pi 1.6 does with a session's first turn and in get_messages).
+func (s *Session) SystemPrompt() rpcconn.Sections {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.systemPrompt
+}
+
 // Empty reports whether the transcript holds nothing yet.
 func (s *Session) Empty() bool {
 	s.mu.Lock()

@@ -168,6 +168,8 @@ type ToolRun struct {
 	IsError bool
 	// Updates counts the partial results received.
 	Updates int
+	// DurationMs is the agent's own measure of the run, when it gives one.
+	DurationMs int64
 }
 
 // ToolTracker follows tool executions from tool_execution_* events.
@@ -196,6 +198,7 @@ func (t *ToolTracker) Apply(ev Event) *ToolRun {
 		r.Output = e.Result
 		r.Done = true
 		r.IsError = e.IsError
+		r.DurationMs = e.DurationMs
 		return r
 	}
 	return nil

@@ -21,7 +21,10 @@ type AgentEnd struct {
 }
 
 // AgentSettled: the run is over; nothing will continue automatically.
-type AgentSettled struct{}
+// Aborted (newer agents, pi 1.6) says it ended because it was stopped.
+type AgentSettled struct {
+	Aborted bool `json:"aborted,omitempty"`
+}
 
 // TurnStart: a turn (one assistant reply and its tool calls) begins.
 type TurnStart struct{}
@@ -101,12 +104,14 @@ type ToolExecutionUpdate struct {
 	PartialResult ToolResult      `json:"partialResult"`
 }
 
-// ToolExecutionEnd: a tool finished.
+// ToolExecutionEnd: a tool finished. DurationMs is the agent's own
+// measure of the run (newer agents, pi 1.6); 0 when it gives none.
 type ToolExecutionEnd struct {
 	ToolCallID string     `json:"toolCallId"`
 	ToolName   string     `json:"toolName"`
 	Result     ToolResult `json:"result"`
 	IsError    bool       `json:"isError"`
+	DurationMs int64      `json:"durationMs,omitempty"`
 }
 
 // QueueUpdate is the pending steering and follow-up queue after a change.
@@ -169,12 +174,14 @@ type ExtensionError struct {
 	Error         string `json:"error"`
 }
 
-// ThinkingLevelChanged is sent by older agents when the level changes.
+// ThinkingLevelChanged is sent when the level changes (pi 0.73.1 and 1.6;
+// not in the 0.9.2 reference).
 type ThinkingLevelChanged struct {
 	Level string `json:"level"`
 }
 
-// SessionInfoChanged is sent by older agents when the session is renamed.
+// SessionInfoChanged is sent when the session is renamed (pi 0.73.1 and
+// 1.6; not in the 0.9.2 reference).
 type SessionInfoChanged struct {
 	Name string `json:"name"`
 }

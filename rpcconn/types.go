@@ -186,6 +186,10 @@ type Message struct {
 	StopReason   string `json:"stopReason,omitempty"`
 	ErrorMessage string `json:"errorMessage,omitempty"`
 
+	// DurationMs is how long the agent took for an assistant message or a
+	// tool run (newer agents, pi 1.6); 0 when it says nothing.
+	DurationMs int64 `json:"durationMs,omitempty"`
+
 	// toolResult
 	ToolCallID string          `json:"toolCallId,omitempty"`
 	ToolName   string          `json:"toolName,omitempty"`

@@ -130,9 +130,11 @@ func (a *agent) settle(r *run) {
 	if a.run == r {
 		a.run = nil
 	}
+	// As pi 1.6 does, the settle says whether the run was stopped.
+	aborted := r.ctx.Err() != nil
 	r.cancel()
 	if !a.opts.Older {
-		a.emit(obj("type", "agent_settled"))
+		a.emit(obj("type", "agent_settled", "aborted", aborted))
 	}
 	a.out.setModes(false, false)
 }
