@@ -9,7 +9,8 @@ import (
 
 // startOptions is how the agent is started, from w.started.
 func (w *Tab) startOptions() rpcconn.Options {
-	return rpcconn.Options{Path: w.started.agent, Args: w.started.args, Dir: w.started.dir}
+	args := append(append([]string(nil), w.started.args...), w.trust.args()...)
+	return rpcconn.Options{Path: w.started.agent, Args: args, Dir: w.started.dir}
 }
 
 // restart starts a fresh agent after an exit or a failed start, or after
@@ -23,11 +24,11 @@ func (w *Tab) restart() {
 		w.connect()
 		return
 	}
-	if _, remote := w.controller.Remote(); !remote {
-		if st := resolveStart(w.flags, w.settings, systemLookup, os.Getwd); st.agent != "" {
-			w.started = st
-			w.controller.SetOptions(w.startOptions())
-		}
+	if spec, remote := remoteSpec(w.flags); remote {
+		w.controller.SetRemoteArgs(append(spec.Args, w.trust.args()...))
+	} else if st := resolveStart(w.flags, w.settings, systemLookup, os.Getwd); st.agent != "" {
+		w.started = st
+		w.controller.SetOptions(w.startOptions())
 	}
 	w.controller.Restart()
 }
@@ -48,6 +49,7 @@ func (w *Tab) connect() {
 		w.do(func() {
 			w.ready = true
 			w.modelSetup.ready()
+			w.trust.ready()
 			// The session may have changed since the last frame: the
 			// first screen follows it as it is now, not as last drawn.
 			v := w.session.View(&w.drawn)

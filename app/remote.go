@@ -43,6 +43,7 @@ func remoteStart(spec remote.Spec) startInfo {
 // connectRemote starts the agent on the --ssh host.
 func (w *Tab) connectRemote(spec remote.Spec) {
 	w.started = remoteStart(spec)
+	spec.Args = append(spec.Args, w.trust.args()...)
 	mirror := cacheDir("remote-sessions", safeName(spec.Host.Name()))
 	w.controller = model.NewRemoteController(w.session, w, spec, mirror)
 }

@@ -94,7 +94,8 @@ func (w *Tab) showSettings() {
 	}
 	modelsPage, askAgent := w.modelSetup.settingsPage()
 	modelsTab := container.NewTabItem("Models", modelsPage)
-	pages := container.NewAppTabs(container.NewTabItem("General", widget.NewForm(items...)), modelsTab)
+	pages := container.NewAppTabs(container.NewTabItem("General", widget.NewForm(items...)), modelsTab,
+		container.NewTabItem("Trusted folders", w.trustPage()))
 	pages.OnSelected = func(it *container.TabItem) {
 		if it == modelsTab {
 			askAgent()

@@ -81,6 +81,8 @@ type Tab struct {
 	// connects a model, on the first screen and in Settings.
 	agentSetup *agentSetup
 	modelSetup *modelSetup
+	// trust asks about the folder's own agent files.
+	trust *folderTrust
 
 	toasts       *status.ToastLayer
 	extErrors    []model.Notice
@@ -121,6 +123,7 @@ func newTab(shell *Window, flags Flags) *Tab {
 	w := &Tab{shell: shell, app: a, win: shell.win, flags: flags, settings: LoadSettings(a.Preferences()),
 		session: model.NewSession(), bg: uiloop.NewWorkers(), view: container.NewStack()}
 	w.messages.w = w
+	w.trust = newFolderTrust(w)
 	w.frames = uiloop.NewFrames(w.drawPaced)
 	w.modals = &modalStack{}
 	w.dialogs = &dialogQueue{parent: w.win, do: w.do, stack: w.modals,

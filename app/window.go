@@ -46,6 +46,8 @@ type Window struct {
 	// installer is the app's one install of the agent, shown by every
 	// tab that has none.
 	installer *setup.Installer
+	// trust holds the answers about folders' own agent files.
+	trust *trustStore
 }
 
 // NewWindow builds the main window with a tab for each folder of flags
@@ -54,6 +56,7 @@ func NewWindow(a fyne.App, flags Flags) *Window {
 	w := &Window{app: a, items: map[*Tab]*container.TabItem{}, focused: true}
 	w.win = a.NewWindow(appTitle)
 	w.installer = setup.NewInstaller(w.do)
+	w.trust = &trustStore{prefs: a.Preferences()}
 	w.installer.Watch(func(s setup.InstallState) {
 		if s.Result != nil {
 			for _, t := range w.tabs {

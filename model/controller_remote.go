@@ -27,6 +27,18 @@ func NewRemoteController(s *Session, ui UI, spec remote.Spec, mirrorDir string) 
 	return c
 }
 
+// SetRemoteArgs changes the arguments the next start or Restart gives the
+// agent on its host (--approve, for one); the host, folder and the session
+// roots the arguments named at first stay.
+func (c *Controller) SetRemoteArgs(args []string) {
+	if c.remote == nil {
+		return
+	}
+	spec := c.remote.spec
+	spec.Args = args
+	c.SetOptions(spec.Options())
+}
+
 // Remote is the SSH host and folder the agent runs in, if it runs on one;
 // a nil controller (no agent chosen yet) runs none.
 func (c *Controller) Remote() (remote.Spec, bool) {

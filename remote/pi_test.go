@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"knightcode.ai/desktop/agentfiles"
 	"knightcode.ai/desktop/remote"
 	"knightcode.ai/desktop/remote/sshtest"
 	"knightcode.ai/desktop/rpcconn"
@@ -32,6 +33,16 @@ func TestRealPiOverSSH(t *testing.T) {
 	t.Logf("pi answered get_state over ssh after %v", time.Since(began).Round(time.Millisecond))
 	if c.Path() != pi || remote.ParseStarted(c.StderrTail()).How != "found pi on a login shell's PATH" {
 		t.Fatalf("started %q: %s", c.Path(), c.StderrTail())
+	}
+
+	// Its --help, read on the host, says whether it can be asked to trust
+	// a folder's own agent files: pi 1.6.0 can, 0.73.1 cannot.
+	help, err := remote.Spec{Host: srv.Host(), Dir: env.WorkDir}.Help(testContext(t))
+	if err != nil || !strings.Contains(help, "--mode") {
+		t.Fatalf("Help: %v\n%s", err, help)
+	}
+	if got, want := agentfiles.SupportsApprove(help), pienv.Selected().IsCurrent(); got != want {
+		t.Errorf("%s: --approve offered %v, want %v", pienv.Selected(), got, want)
 	}
 
 	// A streamed reply.

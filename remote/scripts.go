@@ -52,9 +52,9 @@ exec /bin/sh -c "$s" ` + scriptName + ` "$s" plain "$@"
 
 // agentScript starts the agent. Its arguments: itself, how it was started
 // (login, interactive or plain), the folder, the agent (empty: look for
-// knightcode, then pi), the grace in seconds, the action (run, or probe:
-// stop after saying which agent it found), then the agent's argv after its
-// name (--mode rpc and the rest).
+// knightcode, then pi), the grace in seconds, the action (run; probe: stop
+// after saying which agent it found; help: print the agent's --help), then
+// the agent's argv after its name (--mode rpc and the rest).
 //
 // It cds into the folder ("~" and "~/…" are the home folder, a relative
 // one is taken from there) and finds the agent on PATH; when it is not on a
@@ -103,6 +103,7 @@ if [ ! -f "$agent" ] || [ ! -x "$agent" ]; then m error agent-not-executable: "$
 m "$found";
 m agent "$agent";
 if [ "$action" = probe ]; then printf '%s\0' "$PWD"; exit 0; fi;
+if [ "$action" = help ]; then exec "$agent" --help </dev/null 2>&1; fi;
 t=$(mktemp -d "${TMPDIR:-/tmp}/knightcode-remote.XXXXXX" 2>/dev/null) && mkfifo "$t/in" 2>/dev/null || {
 if [ -n "$t" ]; then rm -rf "$t"; fi;
 m warning no-watchdog: no FIFO could be made in "${TMPDIR:-/tmp}": the agent runs without a watchdog, and one that ignores the end of its input outlives the connection;

@@ -97,6 +97,17 @@ type Found struct {
 	Dir string
 }
 
+// Help finds the agent as its start would, in the folder, and returns
+// what its --help prints: what the app learns an agent's options from
+// (agentfiles.SupportsApprove), on the host as here.
+func (s Spec) Help(ctx context.Context) (string, error) {
+	var out bytes.Buffer
+	if _, err := s.Host.runStderr(ctx, agentCommand(s.Dir, s.Agent, s.graceSeconds(), "help", nil), &out); err != nil {
+		return "", err
+	}
+	return out.String(), nil
+}
+
 // Probe finds the agent and enters the folder as the agent's start would,
 // through the same login shell, and stops there: for a chooser to say which
 // agent it will run, or that the folder is missing, before a tab opens. A
