@@ -56,6 +56,7 @@ func (w *Window) buildMenu() *fyne.MainMenu {
 		fyne.NewMenuItemSeparator(),
 		menuItem("Restart agent", on((*Tab).actionRestart), nil),
 		menuItem("Connect a model…", on(func(t *Tab) { t.modelSetup.openDialog() }), nil),
+		menuItem("MCP servers…", on((*Tab).actionMCP), nil),
 		menuItem("Settings…", on((*Tab).showSettings), shortcut(fyne.KeyComma, ctrl)),
 	)
 	view := fyne.NewMenu("View",

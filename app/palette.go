@@ -68,6 +68,7 @@ func (w *Tab) appActions() []appAction {
 		a("notifications", "Notifications…", "What extensions said", "", w.actionNotifications),
 		a("errors", "Extension errors…", "", "", w.actionExtensionLog),
 		a("settings", "Settings…", "Agent, working folder, theme, text size, models", "Ctrl+,", w.showSettings),
+		a("mcp", "MCP servers…", "The agent's MCP servers: state, reconnect, sign in, enable or disable", "", w.actionMCP),
 		a("connect-model", "Connect a model…", "A model server on this computer, or a cloud provider's API key", "", w.modelSetup.openDialog),
 	}
 }

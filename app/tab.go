@@ -81,8 +81,10 @@ type Tab struct {
 	// connects a model, on the first screen and in Settings.
 	agentSetup *agentSetup
 	modelSetup *modelSetup
-	// trust asks about the folder's own agent files.
+	// trust asks about the folder's own agent files; mcp is the MCP
+	// panel last opened.
 	trust *folderTrust
+	mcp   *mcpPanel
 
 	toasts       *status.ToastLayer
 	extErrors    []model.Notice

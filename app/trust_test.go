@@ -13,7 +13,6 @@ import (
 	"knightcode.ai/desktop/internal/testsupport"
 	"knightcode.ai/desktop/rpcconn/rpctest/llmserver"
 	"knightcode.ai/desktop/rpcconn/rpctest/pienv"
-	"knightcode.ai/desktop/widgets/kit"
 )
 
 // commandNames are the agent's commands the palette and "/" offer.
@@ -86,12 +85,7 @@ func TestRealAgentTrustsAFolder(t *testing.T) {
 	if slices.Contains(commandNames(w), "/review") {
 		t.Fatal("/review is offered before the folder is trusted")
 	}
-	// Trust and restart. Restart closes the agent's dialogs through
-	// kit.Do from the UI goroutine, which Fyne queues: the test's onUI
-	// would wait for itself.
-	restore := kit.SetDriver(func(f func()) { go onUI(f) }, onUI)
-	press(w, fyne.KeyReturn)
-	restore()
+	press(w, fyne.KeyReturn) // Trust and restart
 	testsupport.Eventually(t, "/review offered after Trust", func() bool { return slices.Contains(commandNames(w), "/review") })
 	if got := w.controller.Options().Args; !slices.Contains(got, "--approve") {
 		t.Errorf("restarted with %q, want --approve", got)

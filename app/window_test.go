@@ -12,6 +12,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -78,14 +79,30 @@ func openWindowUntil(t *testing.T, flags Flags, what string, ready func(*Tab) bo
 var uiLock sync.Mutex
 
 func serializeUI(t *testing.T) {
-	t.Cleanup(kit.SetDriver(onUI, onUI))
+	t.Cleanup(kit.SetDriver(doOnUI, onUI))
 }
+
+// inUI is set while onUI runs a function.
+var inUI atomic.Bool
 
 // onUI runs f as the UI goroutine would; f must not wait for uiloop.Do itself.
 func onUI(f func()) {
 	uiLock.Lock()
 	defer uiLock.Unlock()
+	inUI.Store(true)
+	defer inUI.Store(false)
 	f()
+}
+
+// doOnUI is the tests' kit.Do: at once, in turn with the test, unless the
+// UI is busy (as when a UI callback itself hands work over, which Fyne
+// queues): then it runs after, as Fyne's would.
+func doOnUI(f func()) {
+	if inUI.Load() {
+		go onUI(f)
+		return
+	}
+	onUI(f)
 }
 
 // sent returns the records the window sent to the agent.

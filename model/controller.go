@@ -77,6 +77,9 @@ type Controller struct {
 	OnReady func()
 	// remote is set when the agent runs on an SSH host.
 	remote *remoteAgent
+	// capturing takes the notifications of a command whose output a
+	// panel reads (CommandOutput).
+	capturing *capture
 }
 
 // NewController prepares a controller; Start connects.
@@ -294,7 +297,9 @@ func (c *Controller) handle(conn *rpcconn.Conn, ev rpcconn.Event) {
 		c.ui.Settled(fx.Stopped)
 	}
 	for _, n := range fx.Notices {
-		c.ui.Notify(n)
+		if !c.captured(n) {
+			c.ui.Notify(n)
+		}
 	}
 	for _, d := range fx.Dialogs {
 		c.ui.ShowDialog(d)

@@ -33,8 +33,8 @@ func (c *Controller) loadHistory(ctx context.Context, conn *rpcconn.Conn, restar
 	n := len(a.Messages)
 	if restart && n == 0 {
 		c.applyFor(conn, func() {
-			// With nothing on screen there is nothing it forgot.
-			if !c.session.Empty() {
+			// Without a conversation on screen there is nothing it forgot.
+			if c.session.HasConversation() {
 				c.session.Notice(NoticeInfo, "The agent restarted in a new session: the conversation above is kept here, but the agent no longer remembers it.")
 			}
 		})

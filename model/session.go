@@ -72,6 +72,8 @@ type Session struct {
 	agentSendsSettled bool
 	// runAborted: the run in progress (or the last one) was stopped.
 	runAborted bool
+	// capturing: a panel reads the notifications of a command it runs.
+	capturing bool
 	// systemPrompt is the agent's system prompt in parts, as the newest
 	// system message gave it (pi 1.6); nil when it gave none.
 	systemPrompt       rpcconn.Sections
@@ -325,7 +327,11 @@ func (s *Session) extensionRequest(e *rpcconn.ExtensionUIRequest, fx *Effects) {
 		case "error":
 			level = NoticeError
 		}
-		s.notice(level, e.Message)
+		// A command whose output a panel reads (CommandOutput) answers
+		// there, not in the transcript.
+		if !s.capturing {
+			s.notice(level, e.Message)
+		}
 		fx.Notices = append(fx.Notices, Notice{Time: s.now(), Text: Plain(e.Message), Level: level, Source: "Extension"})
 	case rpcconn.UISetStatus:
 		if e.StatusText == nil {

@@ -135,11 +135,27 @@ func (s *Session) SystemPrompt() rpcconn.Sections {
 	return s.systemPrompt
 }
 
-// Empty reports whether the transcript holds nothing yet.
-func (s *Session) Empty() bool {
+// setCapturing says whether a panel reads the notifications of a command it
+// runs, which then stay out of the transcript.
+func (s *Session) setCapturing(on bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.items) == 0
+	s.capturing = on
+}
+
+// HasConversation reports whether the transcript holds a prompt, a reply
+// or a command's run: something an agent would remember (notices, such as
+// an extension's at start, are not).
+func (s *Session) HasConversation() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, it := range s.items {
+		switch it.Kind {
+		case ChatUser, ChatAssistant, ChatBash:
+			return true
+		}
+	}
+	return false
 }
 
 // Models are the models the agent offers.
