@@ -433,3 +433,27 @@ func TestSessionSettleSaysStopped(t *testing.T) {
 		}
 	}
 }
+
+// TestToolDurationIsTheAgents: with an agent that times its tool runs
+// (pi 1.6's durationMs), a card shows that time, live and again after the
+// session is loaded from history: the same figure both times.
+func TestToolDurationIsTheAgents(t *testing.T) {
+	call := rpcconn.ContentBlock{Type: rpcconn.ContentToolCall, ID: "call_1", Name: "bash", Arguments: []byte(`{"command":"sleep 1"}`)}
+	live := NewSession()
+	live.Apply(&rpcconn.ToolExecutionStart{ToolCallID: "call_1", ToolName: "bash", Args: call.Arguments})
+	live.Apply(&rpcconn.ToolExecutionEnd{ToolCallID: "call_1", ToolName: "bash", DurationMs: 1391})
+	cards := live.View(nil).Cards
+	if len(cards) != 1 || cards[0].Ended.Sub(cards[0].Started) != 1391*time.Millisecond {
+		t.Fatalf("live card %+v", cards)
+	}
+	reloaded := NewSession()
+	reloaded.LoadHistory([]rpcconn.Message{
+		{Role: rpcconn.RoleUser, Content: rpcconn.Content{{Type: rpcconn.ContentText, Text: "go"}}, Timestamp: 1000},
+		{Role: rpcconn.RoleAssistant, Content: rpcconn.Content{call}, Timestamp: 2000, StopReason: rpcconn.StopReasonToolUse},
+		{Role: rpcconn.RoleToolResult, ToolCallID: "call_1", ToolName: "bash", Timestamp: 4100, DurationMs: 1391},
+	})
+	cards = reloaded.View(nil).Cards
+	if len(cards) != 1 || cards[0].Ended.Sub(cards[0].Started) != 1391*time.Millisecond {
+		t.Fatalf("reloaded card %+v: %v, want the agent's 1.391s", cards, cards[0].Ended.Sub(cards[0].Started))
+	}
+}

@@ -91,9 +91,8 @@ func (a *agent) cmdSetSessionName(c *command) (any, error) {
 	defer a.mu.Unlock()
 	a.sess.Name = name
 	a.sess.append("session_info", "name", name)
-	if a.opts.Older {
-		a.emit(obj("type", "session_info_changed", "name", name))
-	}
+	// pi 0.73.1 and 1.6 both say so (the 0.9.2 reference does not).
+	a.emit(obj("type", "session_info_changed", "name", name))
 	return nil, nil
 }
 

@@ -89,9 +89,8 @@ func (a *agent) setLevelLocked(level string) {
 	}
 	a.level = level
 	a.sess.append("thinking_level_change", "thinkingLevel", level)
-	if a.opts.Older {
-		a.emit(obj("type", "thinking_level_changed", "level", level))
-	}
+	// pi 0.73.1 and 1.6 both say so (the 0.9.2 reference does not).
+	a.emit(obj("type", "thinking_level_changed", "level", level))
 }
 
 func (a *agent) cmdSetThinkingLevel(c *command) (any, error) {

@@ -147,6 +147,10 @@
 //
 // # The older agent
 //
+// --fake-system-prompt sends pi 1.6's system message (role system, its
+// prompt in sections) before a session's first turn and keeps it at the head
+// of get_messages.
+//
 // --fake-older copies the differences measured on pi 0.73.1: no
 // agent_settled; clear_queue, get_entries, get_tree and
 // get_available_thinking_levels (and any unknown command) answered "Unknown

@@ -104,7 +104,10 @@ type toolResultMessage struct {
 	Content    []any  `json:"content"`
 	Details    any    `json:"details,omitempty"`
 	IsError    bool   `json:"isError"`
-	Timestamp  int64  `json:"timestamp"`
+	// DurationMs is the run's time, as pi 1.6 records it; 0 (left out)
+	// for the older agent.
+	DurationMs int64 `json:"durationMs,omitempty"`
+	Timestamp  int64 `json:"timestamp"`
 }
 
 type bashMessage struct {
@@ -171,4 +174,38 @@ func (m storedMessage) toolCalls() int {
 		}
 	}
 	return n
+}
+
+// systemMessage is pi 1.6's system prompt as a message: no content, the
+// prompt in named sections, in order.
+type systemMessage struct {
+	Role     string `json:"role"`
+	Content  string `json:"content"`
+	Sections object `json:"sections"`
+}
+
+// fakeSystemSections are the fake's system prompt.
+var fakeSystemSections = obj(
+	"preamble", "You are the fake KnightCode agent, a scripted stand-in for tests.",
+	"tools", "<tools>\n- read: Read file contents\n- bash: Execute bash commands\n</tools>",
+	"rules", "<rules>\n- Answer from the script, never from a model\n</rules>",
+)
+
+// sendSystemPrompt records and sends the system message before a
+// session's first turn, as pi 1.6 does; a session that has one already
+// gets none.
+func (a *agent) sendSystemPrompt() {
+	a.mu.Lock()
+	has := a.sess.hasRole("system")
+	var m systemMessage
+	if !has {
+		m = systemMessage{Role: "system", Content: "", Sections: fakeSystemSections}
+		a.sess.appendMessage(m)
+	}
+	a.mu.Unlock()
+	if has {
+		return
+	}
+	a.emit(obj("type", "message_start", "message", m))
+	a.emit(obj("type", "message_end", "message", m))
 }

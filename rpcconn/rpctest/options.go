@@ -26,6 +26,9 @@ type options struct {
 	// ParseError names a command the fake answers as if the line did not
 	// parse: an id-less "parse" response.
 	ParseError string
+	// SystemPrompt sends pi 1.6's system message (role system, sections)
+	// at a session's first turn and keeps it at the head of the messages.
+	SystemPrompt bool
 
 	// Agent flags.
 	Model       string
@@ -89,6 +92,8 @@ func parseOptions(args []string) (options, error) {
 			o.CancelSwitch = true
 		case "--fake-parse-error":
 			o.ParseError = next()
+		case "--fake-system-prompt":
+			o.SystemPrompt = true
 		case "--model":
 			o.Model = next()
 		case "--thinking":

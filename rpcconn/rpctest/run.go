@@ -154,6 +154,9 @@ func (a *agent) agentLoop(r *run, pending []turnMessage, attempt int) loopResult
 	for len(pending) > 0 || len(outcomes) > 0 || retrying {
 		a.emit(obj("type", "turn_start"))
 		in := replyInput{attempt: attempt, outcomes: outcomes}
+		if a.opts.SystemPrompt {
+			a.sendSystemPrompt()
+		}
 		for _, p := range pending {
 			um := newUserMessage(p.Text, p.Images)
 			a.emit(obj("type", "message_start", "message", um))

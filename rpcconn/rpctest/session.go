@@ -224,3 +224,21 @@ func (s *session) copyPath(id, dir string) (*session, error) {
 	}
 	return n, nil
 }
+
+// hasRole reports whether the active branch holds a message of role.
+func (s *session) hasRole(role string) bool {
+	for _, e := range s.branch() {
+		if e.Type != "message" {
+			continue
+		}
+		var m struct {
+			Message struct {
+				Role string `json:"role"`
+			} `json:"message"`
+		}
+		if json.Unmarshal(e.Raw, &m) == nil && m.Message.Role == role {
+			return true
+		}
+	}
+	return false
+}

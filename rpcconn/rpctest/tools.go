@@ -3,6 +3,7 @@ package rpctest
 import (
 	"fmt"
 	"strings"
+	"time"
 )
 
 // toolOutcome is what the next turn's reply reports about a tool call.
@@ -95,6 +96,7 @@ func (a *agent) runTools(r *run, am *assistantMessage) ([]any, []toolOutcome) {
 }
 
 func (a *agent) runTool(r *run, call *toolCallContent) (toolResultMessage, toolOutcome) {
+	began := time.Now()
 	a.emit(obj("type", "tool_execution_start", "toolCallId", call.ID, "toolName", call.Name, "args", call.Arguments))
 	arg := fmt.Sprint(call.Arguments["command"])
 	o := toolOutcome{name: call.Name, arg: arg}
@@ -133,10 +135,16 @@ func (a *agent) runTool(r *run, call *toolCallContent) (toolResultMessage, toolO
 		update(obj("content", []any{textContent{"text", sofar.String()}}, "details", details))
 	}
 	content := []any{textContent{"text", sofar.String()}}
-	a.emit(obj("type", "tool_execution_end", "toolCallId", call.ID, "toolName", call.Name,
-		"result", obj("content", content, "details", details), "isError", o.isError))
+	end := obj("type", "tool_execution_end", "toolCallId", call.ID, "toolName", call.Name,
+		"result", obj("content", content, "details", details), "isError", o.isError)
 	msg := toolResultMessage{Role: "toolResult", ToolCallID: call.ID, ToolName: call.Name,
 		Content: content, Details: details, IsError: o.isError, Timestamp: nowMillis()}
+	if !a.opts.Older {
+		// pi 1.6 gives the run's own time, in the event and the message.
+		msg.DurationMs = time.Since(began).Milliseconds()
+		end = end.with("durationMs", msg.DurationMs)
+	}
+	a.emit(end)
 	a.emit(obj("type", "message_start", "message", msg))
 	a.mu.Lock()
 	a.sess.appendMessage(msg)
