@@ -62,7 +62,7 @@ func (w *Tab) actionMCP() {
 
 // refresh asks /mcp for the servers' states.
 func (p *mcpPanel) refresh() {
-	p.run("/mcp", func(text string) {
+	p.run("/mcp", isMCPStatus, func(text string) {
 		servers := model.ParseMCPStatus(text)
 		if servers == nil {
 			p.list.Objects = nil
@@ -78,9 +78,16 @@ func (p *mcpPanel) refresh() {
 	})
 }
 
-// run has the agent run command and hands its notified text to done, on
-// the UI goroutine; one at a time.
-func (p *mcpPanel) run(command string, done func(text string)) {
+// isMCPStatus tells /mcp's answer from what the agent says by itself
+// meanwhile: the list of servers, or that there are none.
+func isMCPStatus(n model.Notice) bool {
+	return model.ParseMCPStatus(n.Text) != nil || strings.HasPrefix(n.Text, "No MCP servers")
+}
+
+// run has the agent run command and hands what it notified, up to the
+// notice want takes, to done on the UI goroutine; one at a time. Of
+// several notices the last is the command's own.
+func (p *mcpPanel) run(command string, want func(model.Notice) bool, done func(text string)) {
 	t := p.tab
 	if p.busy || t.controller == nil {
 		return
@@ -88,10 +95,12 @@ func (p *mcpPanel) run(command string, done func(text string)) {
 	p.busy = true
 	c := t.controller
 	t.bg.Go(func(ctx context.Context) {
-		notices, err := c.CommandOutput(ctx, command)
+		notices, err := c.CommandOutput(ctx, command, want)
 		var texts []string
 		for _, n := range notices {
-			texts = append(texts, n.Text)
+			if want == nil || want(n) {
+				texts = append(texts, n.Text)
+			}
 		}
 		t.do(func() {
 			p.busy = false
@@ -128,7 +137,7 @@ func (p *mcpPanel) row(s model.MCPServer) fyne.CanvasObject {
 	var buttons []fyne.CanvasObject
 	act := func(label, verb string) {
 		buttons = append(buttons, widget.NewButton(label, func() {
-			p.run("/mcp "+verb+" "+s.Name, func(text string) {
+			p.run("/mcp "+verb+" "+s.Name, func(n model.Notice) bool { return strings.Contains(n.Text, s.Name) }, func(text string) {
 				p.note.SetText(text)
 				p.refreshSoon()
 			})

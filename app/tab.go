@@ -177,6 +177,13 @@ func (w *Tab) build() {
 	w.chat = chat.NewChatView()
 	w.chat.OnToolChipTapped = func(id string) { w.sidebar.Select(id) }
 	w.chat.SetOnEditPrompt(w.editPrompt)
+	// A prompt the agent has not taken: back into the editor, or out
+	// again to a restarted agent, once.
+	w.chat.SetOnStuckPrompt(func(string) {
+		if w.controller != nil {
+			w.controller.TakeBack()
+		}
+	}, func(string) { w.restart() })
 	w.sidebar = tools.NewToolSidebar()
 	w.sidebar.OnShowAll = w.openAgentFile
 	w.models = palette.NewModelPicker()

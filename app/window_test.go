@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -82,27 +84,41 @@ func serializeUI(t *testing.T) {
 	t.Cleanup(kit.SetDriver(doOnUI, onUI))
 }
 
-// inUI is set while onUI runs a function.
-var inUI atomic.Bool
+// uiHolder is the goroutine running a function in onUI, 0 for none.
+var uiHolder atomic.Int64
 
 // onUI runs f as the UI goroutine would; f must not wait for uiloop.Do itself.
 func onUI(f func()) {
 	uiLock.Lock()
 	defer uiLock.Unlock()
-	inUI.Store(true)
-	defer inUI.Store(false)
+	uiHolder.Store(goroutineID())
+	defer uiHolder.Store(0)
 	f()
 }
 
-// doOnUI is the tests' kit.Do: at once, in turn with the test, unless the
-// UI is busy (as when a UI callback itself hands work over, which Fyne
-// queues): then it runs after, as Fyne's would.
+// doOnUI is the tests' kit.Do: at once, in turn with the test, unless it
+// is called from work onUI runs (a UI callback handing work over, which
+// Fyne queues): then it runs after, as Fyne's would, instead of waiting for
+// itself.
 func doOnUI(f func()) {
-	if inUI.Load() {
+	if uiHolder.Load() == goroutineID() {
 		go onUI(f)
 		return
 	}
 	onUI(f)
+}
+
+// goroutineID is the calling goroutine's number, read from its stack
+// header ("goroutine 42 [running]:"): for the test harness only.
+func goroutineID() int64 {
+	var buf [64]byte
+	b := buf[:runtime.Stack(buf[:], false)]
+	b = bytes.TrimPrefix(b, []byte("goroutine "))
+	if i := bytes.IndexByte(b, ' '); i > 0 {
+		b = b[:i]
+	}
+	id, _ := strconv.ParseInt(string(b), 10, 64)
+	return id
 }
 
 // sent returns the records the window sent to the agent.

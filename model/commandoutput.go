@@ -17,16 +17,21 @@ import (
 type capture struct {
 	mu      sync.Mutex
 	notices []Notice
-	got     chan struct{} // closed at the first notice
+	// want tells the command's own output from what the agent says
+	// meanwhile by itself (pi's "MCP servers need attention" at start).
+	want func(Notice) bool
+	got  chan struct{} // closed at the first notice want takes
+	done bool
 }
 
 func (k *capture) add(n Notice) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if len(k.notices) == 0 {
+	k.notices = append(k.notices, n)
+	if !k.done && (k.want == nil || k.want(n)) {
+		k.done = true
 		close(k.got)
 	}
-	k.notices = append(k.notices, n)
 }
 
 func (k *capture) take() []Notice {
@@ -42,15 +47,15 @@ const outputWait = 10 * time.Second
 
 // CommandOutput runs an extension command (text starting with "/", which
 // the agent lists) and returns what it notified while it ran, instead of
-// showing it. Only one runs at a time; notices meanwhile that are not its
-// own are taken too (the command answers in order). A command that
-// notifies nothing ends at its answer plus outputWait.
-func (c *Controller) CommandOutput(ctx context.Context, text string) ([]Notice, error) {
+// showing it, up to the notice want takes (nil: the first). Only one runs
+// at a time; notices meanwhile that are not its own are taken too. A
+// command that notifies nothing ends at its answer plus outputWait.
+func (c *Controller) CommandOutput(ctx context.Context, text string, want func(Notice) bool) ([]Notice, error) {
 	conn := c.current()
 	if conn == nil {
 		return nil, errors.New("the agent is not running")
 	}
-	k := &capture{got: make(chan struct{})}
+	k := &capture{got: make(chan struct{}), want: want}
 	c.mu.Lock()
 	if c.capturing != nil {
 		c.mu.Unlock()

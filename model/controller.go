@@ -80,6 +80,8 @@ type Controller struct {
 	// capturing takes the notifications of a command whose output a
 	// panel reads (CommandOutput).
 	capturing *capture
+	// inflight are prompts on their way, shown as waiting.
+	inflight []*inflight
 }
 
 // NewController prepares a controller; Start connects.
@@ -96,6 +98,8 @@ func (c *Controller) Start() { c.goConnect("", false) }
 // stopped; nothing it does afterwards reaches the window.
 func (c *Controller) Restart() {
 	resume := c.session.SessionFile()
+	// What the old agent has not taken goes to the new one, once.
+	c.moveInflight()
 	c.mu.Lock()
 	old := c.conn
 	c.conn = nil

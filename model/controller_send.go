@@ -16,6 +16,10 @@ type heldSend struct {
 	followUp bool
 	bash     bool
 	accepted func()
+	// waitingID is the transcript's waiting item of a prompt the agent
+	// before a restart did not take: it goes out again, once, and shows
+	// there rather than in the queue strip.
+	waitingID string
 }
 
 // draft is the held text as the user typed it.
@@ -41,24 +45,33 @@ func (c *Controller) hold(h heldSend) bool {
 	return true
 }
 
-// publishHeld shows the held sends in the queue strip.
+// publishHeld shows the held sends in the queue strip (but those shown in
+// the transcript as waiting).
 func (c *Controller) publishHeld() {
 	c.mu.Lock()
-	texts := make([]string, len(c.held))
-	for i, h := range c.held {
-		texts[i] = h.draft()
+	var texts []string
+	for _, h := range c.held {
+		if h.waitingID == "" {
+			texts = append(texts, h.draft())
+		}
 	}
 	c.mu.Unlock()
 	c.session.SetWaiting(texts)
 	c.ui.Invalidate()
 }
 
-// takeHeld removes and returns every held send.
+// takeHeld removes and returns every held send; the waiting items of
+// those shown in the transcript go with them.
 func (c *Controller) takeHeld() []heldSend {
 	c.mu.Lock()
 	held := c.held
 	c.held = nil
 	c.mu.Unlock()
+	for _, h := range held {
+		if h.waitingID != "" {
+			c.session.DropWaiting(h.waitingID)
+		}
+	}
 	if len(held) > 0 {
 		c.publishHeld()
 	}
@@ -112,6 +125,14 @@ func (c *Controller) sendHeld(conn *rpcconn.Conn) {
 			c.runBash(conn, h.text)
 			continue
 		}
+		if h.waitingID != "" {
+			// Shown as waiting since the agent before: it goes out as it
+			// was, and waits here as any prompt does.
+			c.deliverNow(conn, &inflight{id: h.waitingID, text: h.text, images: h.images, accepted: h.accepted,
+				followUp: !first || c.session.Running()})
+			first = false
+			continue
+		}
 		p := rpcconn.Prompt{Message: h.text, Images: h.images}
 		if !first || c.session.Running() {
 			p.StreamingBehavior = rpcconn.StreamFollowUp
@@ -132,10 +153,20 @@ func (c *Controller) Send(text string, images []rpcconn.Image, followUp bool, ac
 		return
 	}
 	p := rpcconn.Prompt{Message: text, Images: images}
-	if c.session.Running() {
+	switch {
+	case c.session.Running():
 		p.StreamingBehavior = rpcconn.StreamSteer
 		if followUp {
 			p.StreamingBehavior = rpcconn.StreamFollowUp
+		}
+	case c.promptInFlight():
+		// The prompt before it has not started its run yet: sent as a
+		// prompt this one would find the agent busy. It follows, shown
+		// as waiting as the one before.
+		conn := c.current()
+		if conn != nil {
+			c.sendWaiting(conn, text, images, accepted, true)
+			return
 		}
 	}
 	conn := c.current()
@@ -143,6 +174,11 @@ func (c *Controller) Send(text string, images []rpcconn.Image, followUp bool, ac
 		c.ui.RestoreDraft(text)
 		c.session.Notice(NoticeWarning, "Not sent: the agent is not running. Your text is back in the editor.")
 		c.ui.Invalidate()
+		return
+	}
+	if p.StreamingBehavior == "" {
+		// A prompt: in the transcript at once, waiting for the agent.
+		c.sendWaiting(conn, text, images, accepted, false)
 		return
 	}
 	c.spawn(func() { c.sendPrompt(conn, p, accepted, true) })

@@ -120,6 +120,10 @@ type ChatItem struct {
 
 	// Notices.
 	Level NoticeLevel
+
+	// Waiting marks a prompt sent but not yet taken by the agent (no
+	// echo); Stuck one the agent has not taken for notReadingAfter.
+	Waiting, Stuck bool
 }
 
 // ToolCard is one tool execution in the sidebar.

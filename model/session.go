@@ -74,6 +74,10 @@ type Session struct {
 	runAborted bool
 	// capturing: a panel reads the notifications of a command it runs.
 	capturing bool
+	// notReading: a prompt has waited too long for the agent to take it.
+	notReading bool
+	// events counts the events applied: what the agent sent lately.
+	events uint64
 	// systemPrompt is the agent's system prompt in parts, as the newest
 	// system message gave it (pi 1.6); nil when it gave none.
 	systemPrompt       rpcconn.Sections
@@ -167,6 +171,7 @@ func (s *Session) Apply(ev rpcconn.Event) Effects {
 	defer s.mu.Unlock()
 	var fx Effects
 	s.touch()
+	s.events++
 	switch e := ev.(type) {
 	case *rpcconn.AgentStart:
 		if !s.run.Running() {
@@ -258,6 +263,20 @@ func (s *Session) messageStart(m rpcconn.Message) {
 	case rpcconn.RoleSystem:
 		// The system prompt is no chat turn; it can be read apart.
 		s.systemPrompt = m.Sections
+	case rpcconn.RoleUser:
+		it, _ := s.historyItem(m)
+		// The agent's echo of a prompt shown as waiting becomes its
+		// record in place.
+		if i := s.takeWaiting(); i >= 0 {
+			s.changeItem(i, func(w *ChatItem) {
+				id, rev := w.ID, w.Revision
+				*w = it
+				w.ID, w.Revision = id, rev
+			})
+			s.updateNotReading()
+			return
+		}
+		s.appendItem(it)
 	default:
 		if it, ok := s.historyItem(m); ok {
 			s.appendItem(it)

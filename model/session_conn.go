@@ -63,6 +63,13 @@ func (s *Session) banner() *BannerState {
 		if b.Detail == "" {
 			b.Detail = slowStartDetail
 		}
+	case ConnReady:
+		if !s.notReading {
+			return nil
+		}
+		b.Title, b.Level = name+" is not reading its input", NoticeWarning
+		// Short: the banner shows its detail on one line.
+		b.Detail = "Sent over 10 s ago, not taken. Restart sends each again once; Back to editor takes it back."
 	case ConnExited:
 		e := s.exit
 		switch {

@@ -150,8 +150,10 @@ func (s *Session) HasConversation() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, it := range s.items {
-		switch it.Kind {
-		case ChatUser, ChatAssistant, ChatBash:
+		switch {
+		case it.Waiting:
+			// Not taken by an agent yet: the next one gets it.
+		case it.Kind == ChatUser, it.Kind == ChatAssistant, it.Kind == ChatBash:
 			return true
 		}
 	}

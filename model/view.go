@@ -93,7 +93,7 @@ func (s *Session) View(prev *View) View {
 	}
 	v.Status = s.status()
 	v.Steering = append([]string(nil), s.steering...)
-	v.FollowUp = append([]string(nil), s.followUp...)
+	v.FollowUp = s.followUpNotShown()
 	v.Waiting = append([]string(nil), s.waiting...)
 	v.QueueNote = s.queueNote()
 	v.Running = s.run.Running()

@@ -108,24 +108,46 @@ func (c *Conn) roundTrip(ctx context.Context, command string, params any, bash *
 	c.pending[id] = cl
 	c.mu.Unlock()
 
-	if err := c.write(rec); err != nil {
+	pw, err := c.w.enqueue(id, rec)
+	if err != nil {
 		c.forget(id, false)
 		return nil, c.writeFailure(command, err)
 	}
-	select {
-	case r := <-cl.result:
-		if r.err != nil {
-			return nil, r.err
+	written := pw.done
+	for {
+		select {
+		case r := <-cl.result:
+			if r.err != nil {
+				return nil, r.err
+			}
+			if !r.resp.Success {
+				return r.resp, &CommandError{Command: command, Message: r.resp.Error}
+			}
+			return r.resp, nil
+		case err := <-written:
+			written = nil // out whole: now the answer
+			if err != nil {
+				c.forget(id, false)
+				return nil, c.writeFailure(command, err)
+			}
+		case <-ctx.Done():
+			c.forget(id, true)
+			if written == nil || !c.w.cancel(pw) {
+				// Out, or begun (it goes out whole): the agent may still
+				// act on it.
+				return nil, errors.Join(ctx.Err(), ErrMaybeDelivered)
+			}
+			return nil, ctx.Err()
 		}
-		if !r.resp.Success {
-			return r.resp, &CommandError{Command: command, Message: r.resp.Error}
-		}
-		return r.resp, nil
-	case <-ctx.Done():
-		c.forget(id, true)
-		return nil, ctx.Err()
 	}
 }
+
+// ErrMaybeDelivered is joined to a cancelled call's error when its command
+// had gone out, or begun to, with no answer: it cannot be taken back, and
+// the agent may still act on it (one that stopped reading, if it reads
+// again). A command cancelled while it still waited to be written never
+// reaches the agent, and its error is the context's alone.
+var ErrMaybeDelivered = errors.New("the command had gone out and cannot be taken back")
 
 // forget drops a pending call; an abandoned call's late response is then
 // expected and silently discarded rather than reported as unmatched.
@@ -155,14 +177,6 @@ func (c *Conn) writeFailure(command string, err error) error {
 		return ErrClosed
 	}
 	return fmt.Errorf("sending %s: %w", command, err)
-}
-
-// write sends one whole record; a blocking write is the agent's back-pressure.
-func (c *Conn) write(rec []byte) error {
-	c.writeMu.Lock()
-	defer c.writeMu.Unlock()
-	_, err := c.stdin.Write(rec)
-	return err
 }
 
 // route hands a response to the call it answers. Responses without an id
@@ -248,5 +262,6 @@ func (c *Conn) Respond(requestID string, answer UIAnswer) error {
 	if closing {
 		return ErrClosed
 	}
-	return c.write(append(rec, '\n'))
+	_, err = c.w.enqueue("", append(rec, '\n'))
+	return err
 }

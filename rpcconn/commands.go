@@ -34,7 +34,27 @@ type messageParams struct {
 // Prompt sends a prompt. Success means accepted, not done: the run goes on
 // in events until it settles.
 func (c *Conn) Prompt(ctx context.Context, p Prompt) error {
-	return c.Call(ctx, "prompt", p, nil)
+	_, err := c.PromptDisposition(ctx, p)
+	return err
+}
+
+// Dispositions of an accepted prompt (newer agents: 0.9.2, pi 1.6): a run
+// started, the message was queued, or a command handled it without a run
+// (and without a user message).
+const (
+	DispositionStarted = "started"
+	DispositionQueued  = "queued"
+	DispositionHandled = "handled"
+)
+
+// PromptDisposition is Prompt, saying what the agent did with it; "" for
+// an agent that does not say (pi 0.73.1).
+func (c *Conn) PromptDisposition(ctx context.Context, p Prompt) (string, error) {
+	var data struct {
+		Disposition string `json:"disposition"`
+	}
+	err := c.Call(ctx, "prompt", p, &data)
+	return data.Disposition, err
 }
 
 // Steer queues a message delivered after the current turn's tool calls.

@@ -418,7 +418,7 @@ func TestCorrelationSurvivesOddResponses(t *testing.T) {
 	collectUntil(t, c, isType(TypeAgentSettled))
 
 	// A malformed command gets an id-less parse error that no call can own.
-	c.write([]byte("{not json\n"))
+	c.w.enqueue("", []byte("{not json\n"))
 	evs := collectUntil(t, c, isType(TypeProtocolError))
 	pe := evs[len(evs)-1].(*ProtocolError)
 	if pe.Response == nil || pe.Response.Command != "parse" {

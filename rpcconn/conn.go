@@ -73,10 +73,11 @@ type Conn struct {
 	stdout *os.File
 	stderr *tailBuffer
 
-	writeMu sync.Mutex
-	events  *mailbox[Event]
-	nextID  atomic.Uint64
-	caps    capabilities
+	// w writes to stdin (see writer).
+	w      *writer
+	events *mailbox[Event]
+	nextID atomic.Uint64
+	caps   capabilities
 
 	mu        sync.Mutex
 	pending   map[string]*call
@@ -268,6 +269,7 @@ func (c *Conn) spawn(argv []string) error {
 	stdinR.Close()
 	stdoutW.Close()
 	c.cmd, c.stdin, c.stdout = cmd, stdinW, stdoutR
+	c.w = newWriter(stdinW)
 	go c.readLoop()
 	go c.waitLoop()
 	return nil
@@ -434,6 +436,10 @@ func (c *Conn) waitLoop() {
 	for _, p := range pending {
 		p.finish(nil, &ExitError{Exit: exit})
 	}
+	// Nothing more goes to an agent that is gone; a write blocked because
+	// one of its children still holds the pipe ends here.
+	c.w.close(&ExitError{Exit: exit})
+	c.stdin.Close()
 	c.events.closeWith(exit)
 	close(c.done)
 }
@@ -446,8 +452,9 @@ func (c *Conn) Close() error {
 		c.mu.Lock()
 		c.closing = true
 		c.mu.Unlock()
-		// Not under writeMu: a write blocked on a full pipe must not keep
-		// the agent alive; closing makes that write fail.
+		// What waits to be written never will be; a write blocked on a
+		// full pipe must not keep the agent alive: closing makes it fail.
+		c.w.close(ErrClosed)
 		c.stdin.Close()
 		select {
 		case <-c.procDone:

@@ -147,6 +147,12 @@
 //
 // # The older agent
 //
+// --fake-stop-reading-at=TYPE stops reading stdin at the first command of
+// that type (say prompt), which it neither handles nor logs, alive and
+// silent (a hung agent, or one stuck in a tool): what is written to it waits
+// in the pipe. With --fake-stop-reading-once=FILE only the run that creates
+// FILE stops, so a restarted fake reads on.
+//
 // --fake-system-prompt sends pi 1.6's system message (role system, its
 // prompt in sections) before a session's first turn and keeps it at the head
 // of get_messages.

@@ -3,6 +3,7 @@ package rpctest
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -90,6 +91,13 @@ func (a *agent) readCommands(stdin io.Reader) {
 	r := bufio.NewReaderSize(stdin, 64<<10)
 	for {
 		line, err := r.ReadBytes('\n')
+		if len(line) > 0 && a.stopsReadingAt(line) {
+			// Alive and silent, as a hung agent or one stuck in a tool:
+			// this line is never handled (nor logged), its stdin fills up
+			// and what is written there waits.
+			fmt.Fprintf(a.stderr, "fake-knightcode: stopped reading stdin at a %s command, as asked\n", a.opts.StopReadingAt)
+			select {}
+		}
 		if len(line) > 0 {
 			if log != nil {
 				if line[len(line)-1] != '\n' {
@@ -105,4 +113,26 @@ func (a *agent) readCommands(stdin io.Reader) {
 			return
 		}
 	}
+}
+
+// stopsReadingAt says whether line is the command --fake-stop-reading-at
+// names. With --fake-stop-reading-once=FILE only the run that makes FILE
+// stops: a restarted fake reads on.
+func (a *agent) stopsReadingAt(line []byte) bool {
+	if a.opts.StopReadingAt == "" {
+		return false
+	}
+	var cmd struct {
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(bytes.TrimSpace(line), &cmd) != nil || cmd.Type != a.opts.StopReadingAt {
+		return false
+	}
+	if f := a.opts.StopReadingOnce; f != "" {
+		if _, err := os.Stat(f); err == nil {
+			return false
+		}
+		os.WriteFile(f, []byte("stopped\n"), 0o644)
+	}
+	return true
 }

@@ -29,6 +29,11 @@ type options struct {
 	// SystemPrompt sends pi 1.6's system message (role system, sections)
 	// at a session's first turn and keeps it at the head of the messages.
 	SystemPrompt bool
+	// StopReadingAt stops reading stdin at the first command of that
+	// type, alive and silent; with StopReadingOnce only the run that
+	// creates that file does.
+	StopReadingAt   string
+	StopReadingOnce string
 
 	// Agent flags.
 	Model       string
@@ -94,6 +99,10 @@ func parseOptions(args []string) (options, error) {
 			o.ParseError = next()
 		case "--fake-system-prompt":
 			o.SystemPrompt = true
+		case "--fake-stop-reading-at":
+			o.StopReadingAt = next()
+		case "--fake-stop-reading-once":
+			o.StopReadingOnce = next()
 		case "--model":
 			o.Model = next()
 		case "--thinking":

@@ -31,6 +31,9 @@ type chatEnv struct {
 	// editPrompt, if set, is called with a prompt the user wants to edit
 	// and send again.
 	editPrompt func(id, text string)
+	// takeBack and sendAgain act on prompts the agent has not taken
+	// (Waiting and Stuck): back into the editor, or out once more.
+	takeBack, sendAgain func(id string)
 }
 
 // repaintView lays out and repaints a view whose content changed. Views

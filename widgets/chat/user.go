@@ -31,9 +31,15 @@ type userView struct {
 	bubble *canvas.Rectangle
 	copy   *kit.CopyAction
 	edit   *kit.CopyAction
-	src    string
-	id     string
-	env    *chatEnv
+	// state says the prompt waits for the agent, or was not taken: then
+	// back and again act on it.
+	state       *canvas.Text
+	back, again *kit.CopyAction
+	waiting     bool
+	stuck       bool
+	src         string
+	id          string
+	env         *chatEnv
 
 	valid bool
 	laidW float32
@@ -46,6 +52,8 @@ type userGeometry struct {
 	textSize     fyne.Size
 	thumbs       []fyne.Position
 	copy, edit   fyne.Position
+	state        fyne.Position
+	back, again  fyne.Position
 	height       float32
 }
 
@@ -64,6 +72,17 @@ func newUserView(id string, env *chatEnv) *userView {
 			env.editPrompt(v.id, v.src)
 		}
 	})
+	v.state = canvas.NewText("", nil)
+	v.back = kit.NewQuietAction(theme.IconNameContentUndo, "Back to editor", func() {
+		if env.takeBack != nil {
+			env.takeBack(v.id)
+		}
+	})
+	v.again = kit.NewQuietAction(theme.IconNameMailSend, "Send again", func() {
+		if env.sendAgain != nil {
+			env.sendAgain(v.id)
+		}
+	})
 	v.ExtendBaseWidget(v)
 	v.Restyle()
 	return v
@@ -71,6 +90,16 @@ func newUserView(id string, env *chatEnv) *userView {
 
 func (v *userView) update(it *model.ChatItem) {
 	v.src = it.Text
+	v.waiting, v.stuck = it.Waiting, it.Stuck
+	switch {
+	case it.Stuck:
+		v.state.Text = "Not taken by the agent yet"
+	case it.Waiting:
+		v.state.Text = "Waiting for the agent…"
+	default:
+		v.state.Text = ""
+	}
+	v.styleState()
 	v.text.SetSpans([]markdown.InlineSpan{{Text: strings.TrimRight(it.Text, "\n")}})
 	v.thumbs, v.sizes = v.thumbs[:0], v.sizes[:0]
 	for _, t := range it.Images {
@@ -107,7 +136,20 @@ func decodeThumb(t model.Thumbnail) (fyne.CanvasObject, fyne.Size) {
 
 func (v *userView) CreateRenderer() fyne.WidgetRenderer { return &kit.SelfRenderer{W: v} }
 
+// styleState colours the waiting line: quiet while it waits, a warning
+// once the agent has not taken it for long.
+func (v *userView) styleState() {
+	th := v.Theme()
+	v.state.TextSize = th.Size(theme.SizeNameCaptionText)
+	v.state.Color = kit.ResolveColor(th, theme.ColorNamePlaceHolder)
+	if v.stuck {
+		v.state.Color = kit.ResolveColor(th, theme.ColorNameWarning)
+	}
+	v.state.Refresh()
+}
+
 func (v *userView) Restyle() {
+	v.styleState()
 	th := v.Theme()
 	v.bubble.FillColor = kit.WithAlpha(kit.ResolveColor(th, theme.ColorNamePrimary), 0x2a)
 	v.bubble.CornerRadius = th.Size(theme.SizeNameInputRadius) * 2
@@ -180,6 +222,24 @@ func (v *userView) geometry(width float32) *userGeometry {
 		bottom += 2 + cs.Height
 	}
 	g.edit = fyne.NewPos(g.copy.X-gap/2-es.Width, g.copy.Y)
+	if v.waiting {
+		// Under the bubble, right-aligned: what the prompt waits for, and
+		// what can be done about a prompt that is stuck.
+		ss := v.state.MinSize()
+		row := ss.Height
+		x := width - ix
+		if v.stuck && v.env != nil && v.env.takeBack != nil {
+			as, bs := v.again.MinSize(), v.back.MinSize()
+			x -= as.Width
+			g.again = fyne.NewPos(x, bottom+2)
+			x -= gap/2 + bs.Width
+			g.back = fyne.NewPos(x, bottom+2)
+			x -= gap
+			row = max(row, as.Height, bs.Height)
+		}
+		g.state = fyne.NewPos(x-ss.Width, bottom+2+(row-ss.Height)/2)
+		bottom += 2 + row
+	}
 	g.height = bottom + iy
 
 	v.g, v.laidW, v.valid = g, width, true
@@ -198,9 +258,21 @@ func (v *userView) Arrange(size fyne.Size) {
 	}
 	v.copy.Move(g.copy)
 	v.copy.Resize(v.copy.MinSize())
-	v.edit.Hidden = !v.editable()
+	v.edit.Hidden = !v.editable() || v.waiting
 	v.edit.Move(g.edit)
 	v.edit.Resize(v.edit.MinSize())
+	v.state.Hidden = !v.waiting
+	v.state.Move(g.state)
+	v.state.Resize(v.state.MinSize())
+	actions := v.stuck && v.env != nil && v.env.takeBack != nil
+	for _, a := range []struct {
+		b   *kit.CopyAction
+		pos fyne.Position
+	}{{v.back, g.back}, {v.again, g.again}} {
+		a.b.Hidden = !actions
+		a.b.Move(a.pos)
+		a.b.Resize(a.b.MinSize())
+	}
 }
 
 // editable says whether the prompt can be edited and sent again: the chat
@@ -210,5 +282,5 @@ func (v *userView) editable() bool { return v.env != nil && v.env.editPrompt != 
 func (v *userView) Parts() []fyne.CanvasObject {
 	objs := []fyne.CanvasObject{v.bubble}
 	objs = append(objs, v.thumbs...)
-	return append(objs, v.text, v.copy, v.edit)
+	return append(objs, v.text, v.copy, v.edit, v.state, v.back, v.again)
 }

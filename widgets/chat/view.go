@@ -378,6 +378,13 @@ func (r *chatContentRenderer) Destroy() {}
 // entryGap is the space between entries.
 func (cv *ChatView) entryGap() float32 { return cv.Theme().Size(theme.SizeNamePadding) }
 
+// SetOnStuckPrompt offers, on a prompt the agent has not taken for long,
+// "Back to editor" (takeBack) and "Send again" (sendAgain), each given the
+// entry's ID. Set them before items are shown.
+func (cv *ChatView) SetOnStuckPrompt(takeBack, sendAgain func(id string)) {
+	cv.env.takeBack, cv.env.sendAgain = takeBack, sendAgain
+}
+
 // SetOnEditPrompt offers Edit on the user's prompts: f gets the entry's ID
 // and its text. Set it before items are shown.
 func (cv *ChatView) SetOnEditPrompt(f func(id, text string)) {
