@@ -61,6 +61,12 @@ func TestWindowShutdownStopsItsQueries(t *testing.T) {
 	})
 	testsupport.Eventually(t, "queries running", func() bool { return len(windowGoroutines()) >= 2 })
 
+	// Quit stops the tab's timers and redraws on the UI goroutine before
+	// the loop ends (and shutdown halts kit's route before it stops them):
+	// a redraw already kicked would otherwise reach the counting driver
+	// below before the test's shutdown halts the route.
+	onUI(w.stopUI)
+
 	// What runs on the UI goroutine from now on is counted.
 	var late []string
 	count := func(f func()) {
