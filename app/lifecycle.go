@@ -53,7 +53,7 @@ func (w *Window) quitApp() {
 }
 
 func (w *Window) quit() {
-	w.reopen.remember(w.tabs)
+	w.keepForNextStart()
 	tabs := append([]*Tab(nil), w.tabs...)
 	for _, t := range tabs {
 		t.stopUI()
@@ -78,7 +78,7 @@ func (w *Window) shutdown() {
 	kit.Halt()
 	// Fyne ends its loop by itself on SIGTERM and SIGINT, maybe before
 	// Quit ran: the tabs are kept here then.
-	w.reopen.remember(w.tabs)
+	w.keepForNextStart()
 	for _, t := range w.tabs {
 		t.stopUI()
 	}
@@ -135,4 +135,29 @@ func (w *Window) do(f func()) {
 			f()
 		}
 	})
+}
+
+// keepForNextStart writes down what the next start brings back: the open
+// tabs. It runs on the UI goroutine, or once Fyne's loop has ended, and
+// may run more than once.
+func (w *Window) keepForNextStart() {
+	w.reopen.remember(w.tabs)
+}
+
+// shutdownAfterPanic runs when the UI goroutine panicked: Fyne's loop is
+// gone, so the tabs are kept and the agents stopped here, before the
+// panic goes on and ends the app. A second panic on the way must not hide
+// the first: it is reported and the rest skipped.
+func (w *Window) shutdownAfterPanic(r any) {
+	defer func() {
+		if r2 := recover(); r2 != nil {
+			fmt.Fprintln(os.Stderr, "knightcode-desktop: while stopping after a panic:", r2)
+		}
+	}()
+	fmt.Fprintf(os.Stderr, "knightcode-desktop: panic: %v: keeping the open tabs and stopping the agents\n", r)
+	w.loopEnded.Store(true)
+	w.keepForNextStart()
+	kit.Halt()
+	w.installer.Close()
+	shutdownAll(w.tabs)
 }

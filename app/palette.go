@@ -42,7 +42,7 @@ func (w *Tab) appActions() []appAction {
 	a := func(id, title, detail, sc string, run func()) appAction {
 		return appAction{model.PaletteItem{ID: "app:" + id, Title: title, Detail: detail, Source: "app", Shortcut: sc}, run}
 	}
-	return []appAction{
+	return append([]appAction{
 		a("stop", "Stop", "Abort the run or the running !command", "Esc", w.actionStop),
 		a("new", "New session", "Start a fresh conversation", "Ctrl+N", w.actionNewSession),
 		a("open", "Open session…", "Browse and resume saved sessions", "Ctrl+O", w.actionBrowse),
@@ -70,7 +70,7 @@ func (w *Tab) appActions() []appAction {
 		a("settings", "Settings…", "Agent, working folder, theme, text size, models", "Ctrl+,", w.showSettings),
 		a("mcp", "MCP servers…", "The agent's MCP servers: state, reconnect, sign in, enable or disable", "", w.actionMCP),
 		a("connect-model", "Connect a model…", "A model server on this computer, or a cloud provider's API key", "", w.modelSetup.openDialog),
-	}
+	}, debugActions(a)...)
 }
 
 // loadCommands fetches the agent's commands for the palette and the "/"

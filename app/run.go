@@ -2,8 +2,6 @@ package app
 
 import (
 	"os"
-	"os/signal"
-	"syscall"
 
 	fyneapp "fyne.io/fyne/v2/app"
 
@@ -30,21 +28,18 @@ func Run(args []string) int {
 	w := NewWindow(a, flags)
 	w.Window().SetIcon(assets.Icon)
 
-	// SIGTERM and SIGINT close the window the same way the close button
-	// does, so the agent is shut down cleanly.
-	signals := make(chan os.Signal, 1)
-	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
-	go func() {
-		if _, ok := <-signals; ok {
-			w.do(w.Quit)
+	defer func() {
+		if r := recover(); r != nil {
+			w.shutdownAfterPanic(r)
+			panic(r)
 		}
 	}()
+	stopSignals := onSignals(w)
 	stopProfiles := trace.StartProfiles()
 	defer stopProfiles()
 	trace.Mark("show")
 	w.ShowAndRun()
-	signal.Stop(signals)
-	close(signals)
+	stopSignals()
 	w.shutdown()
 	return 0
 }
