@@ -3,6 +3,8 @@
 package rpcconn
 
 import (
+	"regexp"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -45,4 +47,20 @@ func TestExitShownWhileAToolHoldsStdout(t *testing.T) {
 			t.Fatalf("round %d: exit %+v", round, exit)
 		}
 	}
+}
+
+var startedChild = regexp.MustCompile(`started child (\d+)`)
+
+// childPid waits for the fake to say on stderr which child it started.
+func childPid(t *testing.T, c *Conn) int {
+	t.Helper()
+	var pid int
+	waitFor(t, func() bool {
+		m := startedChild.FindStringSubmatch(c.StderrTail())
+		if m != nil {
+			pid, _ = strconv.Atoi(m[1])
+		}
+		return m != nil
+	})
+	return pid
 }

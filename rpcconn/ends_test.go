@@ -4,7 +4,6 @@ package rpcconn
 
 import (
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -85,22 +84,6 @@ func TestLeaveDescendantsLeavesTools(t *testing.T) {
 	if got := proctree.Tagged(c.Tag()); len(got) != 1 || got[0] != child {
 		t.Fatalf("tagged after Close: %v, want [%d]", got, child)
 	}
-}
-
-var startedChild = regexp.MustCompile(`started child (\d+)`)
-
-// childPid waits for the fake to say on stderr which child it started.
-func childPid(t *testing.T, c *Conn) int {
-	t.Helper()
-	var pid int
-	waitFor(t, func() bool {
-		m := startedChild.FindStringSubmatch(c.StderrTail())
-		if m != nil {
-			pid, _ = strconv.Atoi(m[1])
-		}
-		return m != nil
-	})
-	return pid
 }
 
 func waitDone(t *testing.T, c *Conn) {
