@@ -23,6 +23,7 @@ func Run(args []string) int {
 	if flags.InstallAgent {
 		return installAgentCommand(flags, LoadSettings(a.Preferences()).AgentPath, os.Stderr)
 	}
+	adoptAgentOrphans()
 	a.SetIcon(assets.Icon)
 	a.Settings().SetTheme(newAppTheme(LoadSettings(a.Preferences())))
 	w := NewWindow(a, flags)

@@ -57,6 +57,10 @@ func (s Spec) Options() rpcconn.Options {
 		Launcher:  &launcher{spec: s},
 		StopGrace: time.Duration(s.graceSeconds())*time.Second + 3*time.Second,
 		TermGrace: 2 * time.Second,
+		// The local process is ssh: what it leaves behind, a ControlMaster,
+		// is the user's, shared with their other sessions. The remote
+		// side ends the agent's tools (agentCommand's grace).
+		LeaveDescendants: true,
 	}
 }
 

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"knightcode.ai/desktop/proctree"
 )
 
 // Options say how to start the agent.
@@ -41,6 +43,11 @@ type Options struct {
 	// Launcher, when set, starts the agent through another program (ssh,
 	// in package remote) instead of running Path; see Launcher.
 	Launcher Launcher
+	// LeaveDescendants keeps the connection from ending what the agent
+	// started when it ends (see proctree.End): for a launcher whose
+	// descendants are not the agent's, such as ssh's ControlMaster, which
+	// belongs to the user's other sessions.
+	LeaveDescendants bool
 }
 
 func (o *Options) defaults() {
@@ -58,10 +65,6 @@ func (o *Options) defaults() {
 	}
 }
 
-// drainGrace is how long stdout may stay open after the agent exited, for a
-// grandchild that inherited it.
-const drainGrace = 2 * time.Second
-
 // Conn is a running agent. One goroutine reads its stdout and never waits for
 // anyone; writes to its stdin are serialised. Events are taken in batches
 // (TakeEvents) so a consumer can coalesce them.
@@ -70,8 +73,13 @@ type Conn struct {
 	path   string
 	cmd    *exec.Cmd
 	stdin  *os.File
-	stdout *os.File
+	stdout *watchedReader
 	stderr *tailBuffer
+	// stderrPipe is read into stderr until stderrDone.
+	stderrPipe *watchedReader
+	stderrDone chan struct{}
+	// tag marks the agent and everything it starts (proctree).
+	tag string
 
 	// w writes to stdin (see writer).
 	w      *writer
@@ -119,6 +127,8 @@ func Start(ctx context.Context, opts Options) (*Conn, error) {
 		procDone:     make(chan struct{}),
 		readDone:     make(chan struct{}),
 		done:         make(chan struct{}),
+		stderrDone:   make(chan struct{}),
+		tag:          proctree.NewTag(),
 	}
 	if err := c.spawn(argv); err != nil {
 		return nil, c.launchFailure(err)
@@ -237,29 +247,33 @@ func (c *Conn) spawn(argv []string) error {
 	cmd.Dir = c.opts.Dir
 	cmd.Env = append(os.Environ(), c.opts.Env...)
 	if c.opts.ExactEnv {
-		cmd.Env = c.opts.Env
+		cmd.Env = append([]string(nil), c.opts.Env...)
 	}
-	cmd.Stderr = c.stderr
-	cmd.WaitDelay = drainGrace
+	cmd.Env = append(cmd.Env, proctree.EnvVar(c.tag))
 	isolate(cmd)
 
 	// Our own pipes rather than StdinPipe/StdoutPipe: Wait must not close
 	// stdout under the reader, and closing stdin must not wait for Wait.
-	stdinR, stdinW, err := os.Pipe()
-	if err != nil {
-		return err
-	}
-	stdoutR, stdoutW, err := os.Pipe()
-	if err != nil {
-		stdinR.Close()
-		stdinW.Close()
-		return err
-	}
-	cmd.Stdin, cmd.Stdout = stdinR, stdoutW
-	if err := cmd.Start(); err != nil {
-		for _, f := range []*os.File{stdinR, stdinW, stdoutR, stdoutW} {
+	// stderr too: exec's copying goroutine would hold Wait for as long as
+	// a tool keeps the agent's stderr open.
+	var pipes []*os.File
+	closeAll := func() {
+		for _, f := range pipes {
 			f.Close()
 		}
+	}
+	for range 3 {
+		r, w, err := os.Pipe()
+		if err != nil {
+			closeAll()
+			return err
+		}
+		pipes = append(pipes, r, w)
+	}
+	stdinR, stdinW, stdoutR, stdoutW, stderrR, stderrW := pipes[0], pipes[1], pipes[2], pipes[3], pipes[4], pipes[5]
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdinR, stdoutW, stderrW
+	if err := startProcess(cmd); err != nil {
+		closeAll()
 		kind := NotExecutable
 		if errors.Is(err, fs.ErrNotExist) {
 			kind = NotFound
@@ -268,8 +282,11 @@ func (c *Conn) spawn(argv []string) error {
 	}
 	stdinR.Close()
 	stdoutW.Close()
-	c.cmd, c.stdin, c.stdout = cmd, stdinW, stdoutR
+	stderrW.Close()
+	c.cmd, c.stdin, c.stdout = cmd, stdinW, newWatchedReader(stdoutR)
+	c.stderrPipe = newWatchedReader(stderrR)
 	c.w = newWriter(stdinW)
+	go copyStderr(c.stderr, c.stderrPipe, c.stderrDone)
 	go c.readLoop()
 	go c.waitLoop()
 	return nil
@@ -413,13 +430,16 @@ func (c *Conn) handleLine(line []byte, received time.Time) (kept bool) {
 func (c *Conn) waitLoop() {
 	err := c.cmd.Wait()
 	close(c.procDone)
-	select {
-	case <-c.readDone:
-	case <-time.After(drainGrace):
-		c.stdout.Close()
-		<-c.readDone
-	}
-	c.stdout.Close()
+	// Everything the agent wrote before it exited is read and handled;
+	// a tool holding its stdout or stderr open does not hold the exit.
+	stderrDrained := make(chan struct{})
+	go func() {
+		c.stderrPipe.drain(c.stderrDone)
+		close(stderrDrained)
+	}()
+	c.stdout.drain(c.readDone)
+	<-stderrDrained
+	c.stdout.f.Close()
 	exit := exitFromWait(c.cmd.ProcessState, err)
 	exit.StderrTail = c.stderr.String()
 	c.mu.Lock()
@@ -441,6 +461,12 @@ func (c *Conn) waitLoop() {
 	c.w.close(&ExitError{Exit: exit})
 	c.stdin.Close()
 	c.events.closeWith(exit)
+	// The exit is out; now what the agent started goes too, before Close
+	// returns.
+	if !c.opts.LeaveDescendants {
+		proctree.End(c.tag, c.cmd.Process.Pid, c.opts.TermGrace)
+	}
+	c.stderrPipe.f.Close()
 	close(c.done)
 }
 
@@ -473,7 +499,8 @@ func (c *Conn) Close() error {
 	return nil
 }
 
-// Done is closed when the agent has exited and every event was queued.
+// Done is closed when the agent has exited, every event was queued and,
+// unless Options.LeaveDescendants, what the agent started has ended.
 func (c *Conn) Done() <-chan struct{} { return c.done }
 
 // ExitInfo is how the agent ended, or nil while it runs.
@@ -482,6 +509,10 @@ func (c *Conn) ExitInfo() *Exit {
 	defer c.mu.Unlock()
 	return c.exit
 }
+
+// Tag is the agent's proctree tag: the value of proctree.EnvTag in the
+// environment of the agent and of everything it starts.
+func (c *Conn) Tag() string { return c.tag }
 
 // PID is the agent's process id.
 func (c *Conn) PID() int { return c.cmd.Process.Pid }

@@ -4,6 +4,9 @@
 // UI sub-protocol, pure assembly of streamed messages and tool runs, and
 // detection of what an older agent does not support.
 //
-// It imports only the standard library so it can be tested and reused without
-// a window.
+// When the agent ends, in any way, what it started ends too (package
+// proctree, which finds the agent's tools by a tag in their environment).
+//
+// It imports only the standard library and proctree, so it can be tested and
+// reused without a window.
 package rpcconn

@@ -9,9 +9,11 @@ import (
 )
 
 // isolate puts the agent in its own process group, so that stopping it also
-// stops the tools (shells, test runners) it started.
+// stops the tools (shells, test runners) it started there, and where the
+// system can, has it end when the app dies (see parentDeathSignal).
 func isolate(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	parentDeathSignal(cmd.SysProcAttr)
 }
 
 func terminate(p *os.Process) { signalGroup(p, syscall.SIGTERM) }

@@ -120,6 +120,14 @@
 //	[[out-of-order]]        the prompt's response comes after the first delta
 //	[[split-writes]]        records written in 1-7 byte pieces that cut UTF-8
 //	                        sequences, with multibyte text in the reply
+//	[[child:MODE:SECONDS]]  before the reply, start "sleep SECONDS" (default 300) and
+//	                        leave it running, never waited for, as a tool the agent
+//	                        started: MODE session = in a session and process group
+//	                        of its own (setsid, as pi runs its tools), group = in the
+//	                        fake's process group, holding = a session of its own that
+//	                        keeps the fake's stdout and stderr open ("started child
+//	                        PID" goes to stderr). On Windows the modes differ only by
+//	                        holding
 //
 // Prompts /fake-hello and /fake-ask are extension commands: they run at once,
 // even while streaming, and are answered when done (/fake-ask after its confirm

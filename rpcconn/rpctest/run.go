@@ -47,6 +47,7 @@ func (r *run) flushPromptResponse() {
 
 func (a *agent) runSession(r *run, first turnMessage) {
 	defer close(r.done)
+	a.startChildren(first.script)
 	a.out.enable(first.script.crlf, first.script.splitWrites)
 	pending := []turnMessage{first}
 	a.mu.Lock()

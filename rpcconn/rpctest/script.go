@@ -27,6 +27,7 @@ type script struct {
 	dialogs                               []dialogSpec
 	notices                               []noticeSpec
 	label                                 string
+	children                              []childSpec // [[child:MODE:SECONDS]]
 
 	uiDone, toolsDone               bool
 	garbageDone, stallDone, oooDone bool
@@ -51,7 +52,7 @@ const Markers = "[[markdown]] [[think]] [[tool:NAME:ARG]] [[bash:CMD]] [[long:N]
 	"[[ext:select|confirm|input|editor[:timeout=MS]]] [[ext:notify|status|widget|title|editor-text[:ARG]]] " +
 	"[[lines:N]] [[words:N]] [[word:BYTES[:CHUNK]]] [[mixedline:BYTES[:CHUNK]]] " +
 	"[[ext-error]] [[shutdown]] [[crash]] [[crash:CODE]] [[garbage]] [[huge:BYTES]] [[u2028]] [[crlf]] [[stall:MS]] " +
-	"[[no-id-response]] [[out-of-order]] [[split-writes]]"
+	"[[no-id-response]] [[out-of-order]] [[split-writes]] [[child:session|group|holding[:SECONDS]]]"
 
 func parseScript(text string) *script {
 	s := &script{}
@@ -130,6 +131,8 @@ func parseScript(text string) *script {
 			s.tools = append(s.tools, toolSpec{tool, targ})
 		case "ext":
 			s.addExt(arg)
+		case "child":
+			s.children = append(s.children, parseChild(arg))
 		}
 	}
 	return s

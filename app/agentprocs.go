@@ -1,0 +1,13 @@
+package app
+
+import "knightcode.ai/desktop/proctree"
+
+// adoptAgentOrphans makes the app the child subreaper of what its agents
+// start, so the tools of a killed agent are the app's to end and reap, and
+// ends in the background what an earlier run of the app, itself killed,
+// left running. Only processes tagged by an app that no longer runs are
+// touched.
+func adoptAgentOrphans() {
+	_ = proctree.BecomeSubreaper()
+	go proctree.EndOrphans()
+}
