@@ -7,7 +7,6 @@ import (
 	"fyne.io/fyne/v2"
 
 	"knightcode.ai/desktop/model"
-	"knightcode.ai/desktop/rpcconn"
 	"knightcode.ai/desktop/sessionfiles"
 	"knightcode.ai/desktop/widgets/sessions"
 )
@@ -47,7 +46,9 @@ func (w *Tab) actionBrowse() {
 		b.OnQuery = search
 		w.messages.catchUp(sessionRootsOf(w.controller.Options().Args), func() { search(b.Query()) })
 	}
-	b.OnPreview = func(path string) { w.preview(path, b.SetPreview) }
+	previews := &previewReads{w: w}
+	b.OnPreview = func(path string) { previews.read(path, b.SetPreview) }
+	k.onClosed = previews.stop
 	b.OnOpen = func(path string) {
 		// Found by what was said: the transcript opens at the match.
 		if _, ok := b.MessageHit(path); ok {
@@ -93,19 +94,4 @@ func sessionRows(infos []sessionfiles.Info, current string) []model.SessionRow {
 			Messages: in.MessageCount, Model: in.Model, Problem: strings.Join(problems, "; "), Current: in.Path == current}
 	}
 	return rows
-}
-
-// preview reads the last messages of the session at path from its file,
-// on a worker, for the browser; nothing goes to the agent.
-func (w *Tab) preview(path string, show func(path string, msgs []model.PreviewMessage, err error)) {
-	c := w.controller
-	w.bg.Go(func(ctx context.Context) {
-		local, err := c.SessionFile(ctx, path)
-		var msgs []rpcconn.Message
-		if err == nil {
-			msgs, err = sessionfiles.ReadTranscript(local)
-		}
-		preview := model.Preview(msgs)
-		w.do(func() { show(path, preview, err) })
-	})
 }

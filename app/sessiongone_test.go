@@ -179,7 +179,8 @@ func TestWindowPreviewReadsTheFile(t *testing.T) {
 	before := len(sentOfType(t, log, "switch_session")) + len(sentOfType(t, log, "get_messages"))
 	got := make(chan []model.PreviewMessage, 1)
 	onUI(func() {
-		w.preview(src, func(path string, msgs []model.PreviewMessage, err error) {
+		reads := &previewReads{w: w}
+		reads.read(src, func(path string, msgs []model.PreviewMessage, err error) {
 			if err != nil || path != src {
 				t.Errorf("preview of %s: %v", path, err)
 			}

@@ -11,40 +11,49 @@ import (
 )
 
 // messageSearch finds sessions by what was said in them, for the session
-// browser, through the full-text index in the user's cache folder. The
-// index opens on first use and catches up with the session files each
-// time the browser opens; the files stay the truth, so a damaged index is
-// rebuilt and a missing one built. All of it runs on the window's workers,
-// never on the UI goroutine.
+// browser, through the full-text index in the user's cache folder, which
+// the tabs share (processIndex). The tab takes its share on first use and
+// the index catches up with the session files each time the browser opens;
+// the files stay the truth, so a damaged index is rebuilt and a missing one
+// built. All of it runs on the window's workers, never on the UI goroutine.
 type messageSearch struct {
 	w *Tab
+	// shared is where the share comes from; processIndex when nil.
+	shared *sharedIndex
 
 	mu sync.Mutex
 	// opened is closed when idx (or err) is set.
-	opened  chan struct{}
-	idx     *sessionindex.Index
-	err     error
-	started bool
+	opened chan struct{}
+	idx    *sessionindex.Index
+	err    error
+	// closed is set once close gave the share back.
+	closed bool
 }
 
-// catchUp opens the index if needed and brings it up to date with the
-// session folders the agent writes to; updated then runs on the UI
-// goroutine, so a query typed before the index was ready is asked again.
+// catchUp takes the tab's share of the index if it has none (again after
+// a failed open) and brings the index up to date with the session folders
+// the agent writes to; updated then runs on the UI goroutine, so a query
+// typed before the index was ready is asked again.
 func (s *messageSearch) catchUp(roots []string, updated func()) {
 	s.mu.Lock()
-	first := !s.started
-	s.started = true
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	first := s.opened == nil || s.openFailed()
+	var opened chan struct{}
 	if first {
-		s.opened = make(chan struct{})
+		opened = make(chan struct{})
+		s.opened, s.idx, s.err = opened, nil, nil
 	}
 	s.mu.Unlock()
 	s.w.bg.Go(func(ctx context.Context) {
 		if first {
-			idx, err := sessionindex.Open("")
+			idx, err := s.source().acquire(ctx)
 			s.mu.Lock()
 			s.idx, s.err = idx, err
 			s.mu.Unlock()
-			close(s.opened)
+			close(opened)
 		}
 		idx, err := s.index(ctx)
 		if err != nil {
@@ -56,6 +65,23 @@ func (s *messageSearch) catchUp(roots []string, updated func()) {
 			s.w.do(updated)
 		}
 	})
+}
+
+// openFailed: the last open ended without an index. Called with mu held.
+func (s *messageSearch) openFailed() bool {
+	select {
+	case <-s.opened:
+		return s.idx == nil
+	default:
+		return false
+	}
+}
+
+func (s *messageSearch) source() *sharedIndex {
+	if s.shared != nil {
+		return s.shared
+	}
+	return processIndex
 }
 
 // index waits for the index to be open.
@@ -73,6 +99,9 @@ func (s *messageSearch) index(ctx context.Context) (*sessionindex.Index, error) 
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.idx == nil && s.err == nil {
+		return nil, sessionindex.ErrClosed
+	}
 	return s.idx, s.err
 }
 
@@ -100,13 +129,15 @@ func (s *messageSearch) search(query string, answer func(query string, hits []mo
 	})
 }
 
-// close closes the index once the workers have stopped.
+// close gives the tab's share of the index back, once, after the workers
+// have stopped (the tab's close and quit call it); the last tab's closes it.
 func (s *messageSearch) close() {
 	s.mu.Lock()
 	idx := s.idx
+	s.idx, s.err, s.closed = nil, sessionindex.ErrClosed, true
 	s.mu.Unlock()
 	if idx != nil {
-		idx.Close()
+		s.source().release(idx)
 	}
 }
 

@@ -5,11 +5,22 @@ import (
 	"time"
 
 	"knightcode.ai/desktop/rpcconn"
+	"knightcode.ai/desktop/sessionfiles"
 )
 
 // previewMessages is how many of a session's last messages the browser
 // shows before it is opened.
 const previewMessages = 6
+
+// PreviewTail is what Preview needs of a session file's end, for
+// sessionfiles.ReadTranscriptTail: the last prompts and replies that show.
+func PreviewTail() sessionfiles.Tail {
+	return sessionfiles.Tail{
+		Messages: previewMessages,
+		Roles:    []string{rpcconn.RoleUser, rpcconn.RoleAssistant},
+		Counts:   func(m rpcconn.Message) bool { return len(Preview([]rpcconn.Message{m})) > 0 },
+	}
+}
 
 // Preview is the last prompts and replies of a transcript read from a
 // session file, oldest first; tool results and empty turns are left out.

@@ -56,6 +56,9 @@ type Index struct {
 	// a rebuild and Close for writing.
 	mu     sync.RWMutex
 	wr, rd *sql.DB
+	// opened is the file the connections were opened on, which tells
+	// rebuild whether another instance has replaced it since.
+	opened os.FileInfo
 	// broken is set when a search met a damaged index: the next Update
 	// rebuilds it.
 	broken atomic.Bool
@@ -83,9 +86,10 @@ func DefaultDir() (string, error) {
 // Open opens the index in dir (creating dir; DefaultDir when dir is ""),
 // or builds an empty one when there is none or the one there cannot be
 // used: a file that is no SQLite database, a truncated or damaged one, one
-// of another schema version. Such a file is removed; Note says so. When dir
-// itself cannot be used, the index goes into a new folder under the
-// system's temporary folder, removed at Close. An error is returned only
+// of an older schema version or another tokenizer. Such a file is removed;
+// Note says so. One that is busy, locked, unreadable for now or of a newer
+// schema is kept: then, as when dir itself cannot be used, the index goes
+// into a new folder under the system's temporary folder, removed at Close. An error is returned only
 // when no index can be opened anywhere. Open reads no session file: Update
 // does.
 func Open(dir string) (*Index, error) { return open(dir, defaultConfig) }
@@ -115,16 +119,23 @@ func open(dir string, cfg config) (*Index, error) {
 	return x, nil
 }
 
-// openIn opens dir's index, removing and recreating it once when it cannot
-// be used.
+// openIn opens dir's index under dir's lock, removing and recreating it
+// once when it cannot be used (see unusable). Any other error (busy,
+// locked, I/O, permissions, a full disk, a newer app's index) leaves the
+// file as it is and is returned: the caller then uses a temporary folder.
 func (x *Index) openIn(dir string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
+	unlock, err := lockDir(dir)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	path := filepath.Join(dir, dbName)
-	err := x.connect(path)
-	if err == nil {
-		return nil
+	err = x.connect(path)
+	if err == nil || !unusable(err) {
+		return err
 	}
 	x.note("the index %s could not be used (%v): it is rebuilt from the session files", path, err)
 	if rerr := removeDB(path); rerr != nil {
@@ -133,13 +144,24 @@ func (x *Index) openIn(dir string) error {
 	return x.connect(path)
 }
 
+// busyTimeoutMS is how long a connection waits for another one's lock
+// before SQLITE_BUSY; tests lower it.
+var busyTimeoutMS = 10000
+
 // connect opens the writer and the readers on path and checks the schema,
-// creating it in an empty file.
+// creating it in an empty file. It remembers which file it opened, for
+// rebuild.
 func (x *Index) connect(path string) error {
-	if reason := truncated(path); reason != "" {
-		return errors.New(reason)
+	if err := regularOrMissing(path); err != nil {
+		return err
 	}
-	wr, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=cache_size(-8000)&_pragma=journal_size_limit(67108864)")
+	if reason := truncated(path); reason != "" {
+		return unusableError{reason}
+	}
+	// _txlock=immediate: a transaction takes the write lock when it
+	// begins, so another instance writing makes it wait (busy_timeout)
+	// instead of failing with SQLITE_BUSY when it first writes.
+	wr, err := sql.Open("sqlite", fmt.Sprintf("%s?_txlock=immediate&_pragma=busy_timeout(%d)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=cache_size(-8000)&_pragma=journal_size_limit(67108864)", path, busyTimeoutMS))
 	if err != nil {
 		return err
 	}
@@ -148,7 +170,7 @@ func (x *Index) connect(path string) error {
 		wr.Close()
 		return err
 	}
-	rd, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(10000)&_pragma=query_only(1)&_pragma=cache_size(-16000)")
+	rd, err := sql.Open("sqlite", fmt.Sprintf("%s?_pragma=busy_timeout(%d)&_pragma=query_only(1)&_pragma=cache_size(-16000)", path, busyTimeoutMS))
 	if err != nil {
 		wr.Close()
 		return err
@@ -160,7 +182,23 @@ func (x *Index) connect(path string) error {
 		rd.Close()
 		return err
 	}
+	x.opened, _ = os.Stat(path)
 	x.wr, x.rd = wr, rd
+	return nil
+}
+
+// regularOrMissing fails, as unusable, when something other than a file
+// is where the index should be.
+func regularOrMissing(path string) error {
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case !st.Mode().IsRegular():
+		return unusableError{"not a regular file"}
+	}
 	return nil
 }
 
@@ -208,49 +246,116 @@ CREATE TABLE entries(
 );
 `
 
+// tables are those every index of this schema has.
+var tables = []string{"meta", "files", "entries", "fts"}
+
 // initSchema creates the tables in a new file, or checks that an existing
-// one is of this schema version and tokenizer.
+// one is of this schema version and tokenizer. The creation checks again
+// inside its transaction (BEGIN IMMEDIATE, through _txlock), so that of two
+// connections finding the file empty one creates the schema and the other
+// then finds it made.
 func initSchema(db *sql.DB, cfg config) error {
-	var version, tables int
+	empty, err := isEmpty(db)
+	if err != nil {
+		return err
+	}
+	if empty {
+		if err := createSchema(db, cfg); err != nil {
+			return err
+		}
+	}
+	return checkSchema(db, cfg)
+}
+
+func isEmpty(q interface {
+	QueryRow(string, ...any) *sql.Row
+}) (bool, error) {
+	var version, n int
+	if err := q.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil {
+		return false, err
+	}
+	if err := q.QueryRow(`SELECT count(*) FROM sqlite_master`).Scan(&n); err != nil {
+		return false, err
+	}
+	return version == 0 && n == 0, nil
+}
+
+func createSchema(db *sql.DB, cfg config) error {
+	tx, err := db.Begin()
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if empty, err := isEmpty(tx); err != nil || !empty {
+		return err // made meanwhile by another connection
+	}
+	stmts := []string{
+		schema,
+		// Contentless: the text stays in the session files.
+		fmt.Sprintf(`CREATE VIRTUAL TABLE fts USING fts5(prompt, text, thinking, tool, content='', contentless_delete=1, tokenize=%q%s)`,
+			cfg.tokenizer, cfg.prefix),
+		`INSERT INTO meta(key, value) VALUES('tokenizer', '` + cfg.key() + `')`,
+		fmt.Sprintf(`PRAGMA user_version = %d`, schemaVersion),
+	}
+	for _, s := range stmts {
+		if _, err := tx.Exec(s); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// checkSchema fails, as unusable, for an index of an older schema version,
+// missing a table or made with another tokenizer, and with newerSchema for
+// a newer app's index, which is kept.
+func checkSchema(db *sql.DB, cfg config) error {
+	var version int
 	if err := db.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil {
 		return err
 	}
-	if err := db.QueryRow(`SELECT count(*) FROM sqlite_master`).Scan(&tables); err != nil {
-		return err
+	switch {
+	case version > schemaVersion:
+		return fmt.Errorf("schema version %d is newer than this app's %d: the index is left to the app that wrote it", version, schemaVersion)
+	case version < schemaVersion:
+		return unusableError{fmt.Sprintf("schema version %d, older than %d", version, schemaVersion)}
 	}
-	if version == 0 && tables == 0 {
-		tx, err := db.Begin()
-		if err != nil {
+	for _, name := range tables {
+		var n int
+		if err := db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE name = ?`, name).Scan(&n); err != nil {
 			return err
 		}
-		defer tx.Rollback()
-		stmts := []string{
-			schema,
-			// Contentless: the text stays in the session files.
-			fmt.Sprintf(`CREATE VIRTUAL TABLE fts USING fts5(prompt, text, thinking, tool, content='', contentless_delete=1, tokenize=%q%s)`,
-				cfg.tokenizer, cfg.prefix),
-			`INSERT INTO meta(key, value) VALUES('tokenizer', '` + cfg.key() + `')`,
-			fmt.Sprintf(`PRAGMA user_version = %d`, schemaVersion),
+		if n == 0 {
+			return unusableError{"no table " + name}
 		}
-		for _, s := range stmts {
-			if _, err := tx.Exec(s); err != nil {
-				return err
-			}
-		}
-		return tx.Commit()
-	}
-	if version != schemaVersion {
-		return fmt.Errorf("schema version %d, not %d", version, schemaVersion)
 	}
 	var tok string
 	if err := db.QueryRow(`SELECT value FROM meta WHERE key = 'tokenizer'`).Scan(&tok); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return unusableError{"no tokenizer recorded"}
+		}
 		return err
 	}
 	if tok != cfg.key() {
-		return fmt.Errorf("tokenizer %q, not %q", tok, cfg.key())
+		return unusableError{fmt.Sprintf("tokenizer %q, not %q", tok, cfg.key())}
 	}
 	// Reads the fts table's configuration: a damaged one fails here.
 	return db.QueryRow(`SELECT count(*) FROM (SELECT rowid FROM fts LIMIT 1)`).Scan(new(int))
+}
+
+// unusableError is what connect found that makes the file no index this
+// app can use, whatever else runs: it is removed and built again.
+type unusableError struct{ reason string }
+
+func (e unusableError) Error() string { return e.reason }
+
+// unusable tells the errors after which the index file is removed: the
+// file is damaged, no database, truncated, not a file, of an older schema
+// or another tokenizer. Busy, locked, I/O, permission and disk-full errors
+// and a newer schema are not among them: the file may be fine, and another
+// process (or a newer app) may be using it.
+func unusable(err error) bool {
+	var u unusableError
+	return errors.As(err, &u) || damaged(err)
 }
 
 // truncated tells, from the header of the database file, when the file is
@@ -325,13 +430,31 @@ func damaged(err error) bool {
 }
 
 // rebuild closes the connections, removes the file and opens an empty index
-// in its place. The caller holds no lock.
+// in its place, under the folder's lock. When the file is no longer the
+// one this index had open, another instance has rebuilt it already: that
+// one is opened instead. The caller holds no lock.
 func (x *Index) rebuild(why error) error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	path := filepath.Join(x.dir, dbName)
 	x.note("the index %s is damaged (%v): it is rebuilt from the session files", path, why)
+	had := x.opened
 	x.closeDBs()
+	unlock, err := lockDir(x.dir)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if now, err := os.Stat(path); err == nil && had != nil && !os.SameFile(had, now) {
+		err := x.connect(path)
+		if err == nil {
+			x.broken.Store(false)
+			return nil
+		}
+		if !unusable(err) {
+			return err
+		}
+	}
 	if err := removeDB(path); err != nil {
 		return err
 	}

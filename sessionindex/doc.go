@@ -15,7 +15,12 @@
 // (sessions-index.db in the folder given to Open, the user's cache folder in
 // the app): a missing, corrupt, truncated or older-schema file is removed
 // and built again from the files, and Note says so. Damage that only a
-// search meets makes that search fail and the next Update rebuild.
+// search meets makes that search fail and the next Update rebuild. A busy
+// or locked file, a transient error or a newer app's index is never
+// removed: the index then lives in a temporary folder until Close. Opening,
+// checking, creating and removing the file happen under a lock on
+// sessions-index.lock beside it (lock*.go), so that tabs and app instances
+// opening it at once wait their turn instead of removing each other's file.
 //
 // # Why SQLite FTS5 and not Bleve
 //

@@ -1,0 +1,29 @@
+//go:build windows
+
+package sessionindex
+
+import (
+	"errors"
+	"os"
+
+	"golang.org/x/sys/windows"
+)
+
+// tryLock locks f's first byte exclusively without waiting: held is false
+// when another handle holds it.
+func tryLock(f *os.File) (held bool, err error) {
+	var ol windows.Overlapped
+	err = windows.LockFileEx(windows.Handle(f.Fd()), windows.LOCKFILE_EXCLUSIVE_LOCK|windows.LOCKFILE_FAIL_IMMEDIATELY, 0, 1, 0, &ol)
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, windows.ERROR_LOCK_VIOLATION), errors.Is(err, windows.ERROR_IO_PENDING):
+		return false, nil
+	}
+	return false, err
+}
+
+func unlockFile(f *os.File) {
+	var ol windows.Overlapped
+	windows.UnlockFileEx(windows.Handle(f.Fd()), 0, 1, 0, &ol)
+}
