@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -129,9 +128,18 @@ exec cat -- "$f"
 `
 
 // ReadFile writes the remote file at path (absolute, or "~/…") to w: a
-// tool's whole output, a session file, an export.
+// tool's whole output, a session file, an export. No size is announced,
+// so it stops with an error past maxUnsizedFile (4 GB), ending the command.
 func (h Host) ReadFile(ctx context.Context, path string, w io.Writer) error {
-	return h.run(ctx, plainCommand(catScript, path), w)
+	run, stop := context.WithCancel(ctx)
+	defer stop()
+	capped := &cappedWriter{w: w, left: maxUnsizedFile, stop: stop}
+	err := h.run(run, plainCommand(catScript, path), capped)
+	if capped.over && ctx.Err() == nil {
+		return &Error{Kind: Other, Host: h.Name(), Message: fmt.Sprintf(
+			"%s on %s is larger than %s: not copied", path, h.Name(), byteSize(maxUnsizedFile))}
+	}
+	return err
 }
 
 // CopyFile copies the remote file at remotePath to the local file
@@ -183,88 +191,4 @@ func (h Host) FoldersExist(ctx context.Context, dirs []string) (map[string]bool,
 		found[d] = answers[i] == "1"
 	}
 	return found, nil
-}
-
-// fetchScript writes, for each argument, "F SIZE\n" and the file's bytes
-// (copied first, so that SIZE holds for a file being appended to), or
-// "E\n" for one that cannot be read.
-const fetchScript = `
-t=$(mktemp "${TMPDIR:-/tmp}/knightcode-remote.XXXXXX") || exit 1;
-trap 'rm -f "$t"' EXIT;
-for f in "$@"; do
-if cp -- "$f" "$t" 2>/dev/null; then n=$(wc -c <"$t"); printf 'F %s\n' $n; cat "$t"; else printf 'E\n'; fi;
-done
-`
-
-// fetchFiles reads the remote files paths in one connection and hands
-// each to got (nil data for one that could not be read). got must not
-// keep data.
-func (h Host) fetchFiles(ctx context.Context, paths []string, got func(i int, data []byte) error) error {
-	for start := 0; start < len(paths); {
-		end, size := start, 0
-		for end < len(paths) && (end == start || size+len(paths[end]) < maxArgsSize) {
-			size += len(paths[end]) + 3
-			end++
-		}
-		err := h.fetchBatch(ctx, paths[start:end], func(i int, data []byte) error { return got(start+i, data) })
-		if err != nil {
-			return err
-		}
-		start = end
-	}
-	return nil
-}
-
-// maxArgsSize bounds the paths given to one remote command: sshd hands the
-// whole command line to the shell as one argument, which Linux limits to
-// 128 KiB.
-const maxArgsSize = 48 << 10
-
-func (h Host) fetchBatch(ctx context.Context, paths []string, got func(i int, data []byte) error) error {
-	pr, pw := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		done <- parseFetched(bufio.NewReaderSize(pr, 256<<10), len(paths), got)
-		// Whatever is left is drained, so ssh is never stuck on a full pipe.
-		io.Copy(io.Discard, pr)
-	}()
-	err := h.run(ctx, plainCommand(fetchScript, paths...), pw)
-	pw.Close()
-	perr := <-done
-	if err != nil {
-		return err
-	}
-	return perr
-}
-
-func parseFetched(r *bufio.Reader, n int, got func(int, []byte) error) error {
-	var buf []byte
-	for i := range n {
-		head, err := r.ReadString('\n')
-		if err != nil {
-			return fmt.Errorf("remote files: the listing ended after %d of %d files", i, n)
-		}
-		head = strings.TrimSuffix(head, "\n")
-		if head == "E" {
-			if err := got(i, nil); err != nil {
-				return err
-			}
-			continue
-		}
-		size, err := strconv.ParseInt(strings.TrimPrefix(head, "F "), 10, 64)
-		if !strings.HasPrefix(head, "F ") || err != nil || size < 0 {
-			return fmt.Errorf("remote files: unexpected header %q", head)
-		}
-		if int64(cap(buf)) < size {
-			buf = make([]byte, size)
-		}
-		buf = buf[:size]
-		if _, err := io.ReadFull(r, buf); err != nil {
-			return errors.New("remote files: a file ended early")
-		}
-		if err := got(i, buf); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -43,8 +43,9 @@ func (s Spec) RemoteCommand() string {
 	return agentCommand(s.Dir, s.Agent, s.graceSeconds(), "run", argv)
 }
 
-// Argv is the ssh command line that starts the agent.
-func (s Spec) Argv() []string { return s.Host.Argv(s.RemoteCommand()) }
+// Argv is the ssh command line that starts the agent; an error for a
+// target that fails ParseTarget's checks.
+func (s Spec) Argv() ([]string, error) { return s.Host.Argv(s.RemoteCommand()) }
 
 // Options are rpcconn.Options that start the agent through ssh; set Env,
 // StartTimeout, OnSlowStart and the like on them as for a local agent
@@ -67,7 +68,15 @@ func (s Spec) Options() rpcconn.Options {
 // launcher is the rpcconn.Launcher of a Spec.
 type launcher struct{ spec Spec }
 
-func (l *launcher) Command() []string { return l.spec.Argv() }
+// Command is empty for a target that fails its checks: Start then fails
+// without running anything.
+func (l *launcher) Command() []string {
+	argv, err := l.spec.Argv()
+	if err != nil {
+		return nil
+	}
+	return argv
+}
 
 func (l *launcher) StartFailed(se *rpcconn.StartError) string {
 	if e := l.spec.Host.classifyStart(se); e != nil {

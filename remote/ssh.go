@@ -2,6 +2,7 @@ package remote
 
 import (
 	"context"
+	"fmt"
 	"os/exec"
 	"strconv"
 	"time"
@@ -48,7 +49,12 @@ func (h Host) Name() string { return h.Target.String() }
 // password, a passphrase or about an unknown host key. -T asks for no
 // terminal, so stdin and stdout carry bytes unchanged, and stderr stays
 // apart from stdout; -e none turns off the ~ escapes.
-func (h Host) Argv(remoteCommand string) []string {
+func (h Host) Argv(remoteCommand string) ([]string, error) {
+	// A Target not made by ParseTarget (a Host literal, a saved setting)
+	// is checked here too: its words end up on ssh's command line.
+	if err := h.Target.check(); err != nil {
+		return nil, &Error{Kind: Other, Host: h.Name(), Message: fmt.Sprintf("%q is not a usable ssh target: %v", h.Target.String(), err)}
+	}
 	connect, alive := h.ConnectTimeout, h.AliveInterval
 	if connect <= 0 {
 		connect = defaultConnectTimeout
@@ -77,7 +83,7 @@ func (h Host) Argv(remoteCommand string) []string {
 	if h.Target.User != "" {
 		argv = append(argv, "-l", h.Target.User)
 	}
-	return append(argv, "--", h.Target.Host, remoteCommand)
+	return append(argv, "--", h.Target.Host, remoteCommand), nil
 }
 
 func seconds(d time.Duration) string {
@@ -87,7 +93,12 @@ func seconds(d time.Duration) string {
 
 // command is ssh running remoteCommand; cancelling ctx kills ssh.
 func (h Host) command(ctx context.Context, remoteCommand string) *exec.Cmd {
-	argv := h.Argv(remoteCommand)
+	argv, err := h.Argv(remoteCommand)
+	if err != nil {
+		cmd := exec.CommandContext(ctx, h.Program())
+		cmd.Err = err // Start fails with it; nothing runs
+		return cmd
+	}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.WaitDelay = 2 * time.Second
 	return cmd

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Target is where ssh connects: a host (a name from the ssh config, a DNS
@@ -75,17 +76,33 @@ func parsePort(s string) (int, error) {
 	return p, nil
 }
 
+// Shell metacharacters: ssh refuses most of them in a host name today
+// (and may pass them to a ProxyCommand's %h or a Match exec), so the app
+// refuses them first. A user name keeps a backslash (CORP\me); a host keeps
+// % (an IPv6 zone, fe80::1%eth0).
+const (
+	userMetachars = "'`\";&<>|(){}$"
+	hostMetachars = userMetachars + "\\*?!~#"
+)
+
 // check refuses what ssh would take for an option or cannot use.
 func (t Target) check() error {
 	if t.Host == "" {
 		return errors.New("no host name")
 	}
-	for _, part := range []struct{ what, s string }{{"host", t.Host}, {"user", t.User}} {
+	for _, part := range []struct{ what, s, refused string }{
+		{"host", t.Host, hostMetachars}, {"user", t.User, userMetachars},
+	} {
 		if strings.HasPrefix(part.s, "-") {
 			return fmt.Errorf("a %s cannot start with -", part.what)
 		}
-		if i := strings.IndexFunc(part.s, func(r rune) bool { return r <= ' ' || r == 0x7f }); i >= 0 {
-			return fmt.Errorf("the %s holds a space or a control character", part.what)
+		if i := strings.IndexFunc(part.s, func(r rune) bool {
+			return r <= ' ' || r == 0x7f || unicode.IsSpace(r) || unicode.IsControl(r) || unicode.Is(unicode.Cf, r)
+		}); i >= 0 {
+			return fmt.Errorf("the %s holds a space or a control or invisible character", part.what)
+		}
+		if i := strings.IndexAny(part.s, part.refused); i >= 0 {
+			return fmt.Errorf("the %s holds %q, which a shell would take as its own", part.what, part.s[i:i+1])
 		}
 	}
 	if strings.ContainsAny(t.Host, "@/[]") {

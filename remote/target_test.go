@@ -19,6 +19,7 @@ func TestParseTarget(t *testing.T) {
 		{"first.last@corp@host", Target{User: "first.last@corp", Host: "host"}},
 		{"[::1]:2222", Target{Host: "::1", Port: 2222}},
 		{"me@[fe80::1%eth0]", Target{User: "me", Host: "fe80::1%eth0"}},
+		{`CORP\me@host`, Target{User: `CORP\me`, Host: "host"}},
 		{"::1", Target{Host: "::1"}},
 		{"10.0.0.7", Target{Host: "10.0.0.7"}},
 	}
@@ -47,6 +48,17 @@ func TestParseTarget(t *testing.T) {
 		{"[::1", "no ]"},
 		{"[::1]x", "only :port"},
 		{"a/b", "not a host name"},
+		{"me@host\u00a0x", "space"},
+		{"me@ho\u2003st", "space"},
+		{"me\u2028x@host", "space"},
+		{"me@ho\u0085st", "space"},
+		{"me@ho\u200bst", "invisible"}, {"me@ho\u202est", "invisible"},
+	}
+	for _, c := range "'`\";&<>|(){}$\\*?!~#" {
+		bad = append(bad, struct{ in, says string }{"me@ho" + string(c) + "st", "the host holds"})
+	}
+	for _, c := range "'`\";&<>|(){}$" {
+		bad = append(bad, struct{ in, says string }{"m" + string(c) + "e@host", "the user holds"})
 	}
 	for _, c := range bad {
 		got, err := ParseTarget(c.in)
@@ -58,7 +70,10 @@ func TestParseTarget(t *testing.T) {
 
 func TestArgv(t *testing.T) {
 	h := Host{Target: Target{User: "me", Host: "box", Port: 2222}, ConfigFile: "/tmp/my config"}
-	argv := h.Argv("echo 'hi'")
+	argv, err := h.Argv("echo 'hi'")
+	if err != nil {
+		t.Fatal(err)
+	}
 	s := strings.Join(argv, " ")
 	for _, want := range []string{"ssh -T ", "-o BatchMode=yes", "-F /tmp/my config", "-p 2222", "-l me", "-- box echo 'hi'"} {
 		if !strings.Contains(s, want) {
@@ -68,7 +83,32 @@ func TestArgv(t *testing.T) {
 	if argv[len(argv)-1] != "echo 'hi'" || argv[len(argv)-2] != "box" || argv[len(argv)-3] != "--" {
 		t.Errorf("argv %q: want -- host 'command' last, the command one word", argv)
 	}
-	if argv := (Host{Target: Target{Host: "box"}}).Argv("x"); strings.Contains(strings.Join(argv, " "), " -F ") || strings.Contains(strings.Join(argv, " "), " -p ") {
+	if argv, _ := (Host{Target: Target{Host: "box"}}).Argv("x"); strings.Contains(strings.Join(argv, " "), " -F ") || strings.Contains(strings.Join(argv, " "), " -p ") {
 		t.Errorf("argv %q: -F or -p without a config or port", argv)
+	}
+}
+
+// A Host built without ParseTarget is checked before ssh is run.
+func TestArgvChecksTheTarget(t *testing.T) {
+	for _, target := range []Target{
+		{Host: "box;touch /tmp/x"},
+		{Host: "-oProxyCommand=evil"},
+		{Host: "box", User: "me$(id)"},
+		{Host: "box\n"},
+		{Host: ""},
+	} {
+		h := Host{Target: target}
+		if argv, err := h.Argv("true"); err == nil || argv != nil || !strings.Contains(err.Error(), "not a usable ssh target") {
+			t.Errorf("Argv for %+v = %q, %v", target, argv, err)
+		}
+		if err := h.run(t.Context(), "true", nil); err == nil || !strings.Contains(err.Error(), "not a usable ssh target") {
+			t.Errorf("run for %+v: %v", target, err)
+		}
+		if argv := (&launcher{spec: Spec{Host: h}}).Command(); argv != nil {
+			t.Errorf("the launcher for %+v gave %q", target, argv)
+		}
+	}
+	if _, err := (Host{Target: Target{User: `CORP\me`, Host: "fe80::1%eth0"}}).Argv("true"); err != nil {
+		t.Errorf("a backslash in the user and a zone in the host: %v", err)
 	}
 }

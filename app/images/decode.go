@@ -22,9 +22,28 @@ type sizeLimits struct {
 	maxEdge   int
 	maxBase64 int
 	maxPixels int64
+	// maxDecode bounds one image's decoding memory (0: maxDecodeBytes);
+	// budget is shared by the decodes that run at once (nil: the
+	// process's).
+	maxDecode int64
+	budget    *memoryBudget
 }
 
-var defaultLimits = sizeLimits{maxEdgePixels, maxBase64Size, maxTotalPixels}
+var defaultLimits = sizeLimits{maxEdgePixels, maxBase64Size, maxTotalPixels, maxDecodeBytes, processBudget}
+
+func (l sizeLimits) decodeLimit() int64 {
+	if l.maxDecode > 0 {
+		return l.maxDecode
+	}
+	return maxDecodeBytes
+}
+
+func (l sizeLimits) sharedBudget() *memoryBudget {
+	if l.budget != nil {
+		return l.budget
+	}
+	return processBudget
+}
 
 func (l sizeLimits) fits(w, h, size int) bool {
 	return max(w, h) <= l.maxEdge && base64.StdEncoding.EncodedLen(size) <= l.maxBase64
@@ -84,9 +103,22 @@ func decodeImage(ctx context.Context, name string, data []byte, lim sizeLimits) 
 			"the image is too large to open (%d×%d, %d megapixels; the limit is %d)",
 			cfg.Width, cfg.Height, (px+500_000)/1_000_000, lim.maxPixels/1_000_000), nil)
 	}
-	if err := ctx.Err(); err != nil {
+	orient := 1
+	if kind.mime == "image/jpeg" {
+		orient = jpegOrientation(data)
+	}
+	// Pixels are not bytes: a 16-bit PNG takes 8 a pixel, a progressive
+	// JPEG 4 more per sample. The estimate decides, and the shared budget
+	// makes concurrent decodes wait instead of adding up.
+	cost := estimateCost(kind.mime, data, cfg, orient, lim)
+	if limit := lim.decodeLimit(); cost.bytes > limit {
+		return Attachment{}, newAttachmentError(name, AttachTooLarge, tooMuchMemory(cost, limit), nil)
+	}
+	release, err := lim.sharedBudget().acquire(ctx, cost.bytes)
+	if err != nil {
 		return Attachment{}, err
 	}
+	defer release()
 	src, err := dec.decode(bytes.NewReader(data))
 	if err != nil {
 		return Attachment{}, newAttachmentError(name, AttachCorrupt, corruptReason(kind), err)
@@ -97,10 +129,6 @@ func decodeImage(ctx context.Context, name string, data []byte, lim sizeLimits) 
 		canvas := image.NewRGBA(image.Rect(0, 0, cfg.Width, cfg.Height))
 		draw.Draw(canvas, b, src, b.Min, draw.Src)
 		src = canvas
-	}
-	orient := 1
-	if kind.mime == "image/jpeg" {
-		orient = jpegOrientation(data)
 	}
 	w, h := orientedSize(src.Bounds().Dx(), src.Bounds().Dy(), orient)
 	a = Attachment{Name: name, OriginalWidth: w, OriginalHeight: h, OriginalSize: len(data)}
@@ -123,6 +151,15 @@ func decodeImage(ctx context.Context, name string, data []byte, lim sizeLimits) 
 		return Attachment{}, newAttachmentError(name, AttachCorrupt, corruptReason(kind), err)
 	}
 	return a, nil
+}
+
+func tooMuchMemory(c decodeCost, limit int64) string {
+	what := fmt.Sprintf("%d×%d", c.width, c.height)
+	if c.depth != "" {
+		what += ", " + c.depth
+	}
+	return fmt.Sprintf("the image needs too much memory to open (%s: about %s to decode; the limit is %s)",
+		what, formatByteSize(int(c.bytes)), formatByteSize(int(limit)))
 }
 
 func kindError(name string, k fileKind) error {

@@ -16,20 +16,18 @@ type linkOpener struct {
 	open func(*url.URL)
 }
 
-// tap opens dest. Without a handler only web and mail links are opened:
-// a model can write any URL, and a file: or custom-scheme link should not
-// launch programs just because it was clicked.
+// tap opens dest. Without a handler only web and mail links are opened,
+// and only as systemLink cleans them: a model can write any URL, and a
+// file: or custom-scheme link should not launch programs just because it
+// was clicked.
 func (o *linkOpener) tap(dest string) {
-	u, err := url.Parse(dest)
-	if err != nil {
-		return
-	}
 	if o != nil && o.open != nil {
-		o.open(u)
+		if u, err := url.Parse(dest); err == nil {
+			o.open(u)
+		}
 		return
 	}
-	switch u.Scheme {
-	case "http", "https", "mailto":
+	if u, ok := systemLink(dest); ok {
 		_ = fyne.CurrentApp().OpenURL(u)
 	}
 }
