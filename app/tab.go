@@ -509,6 +509,20 @@ func (w *Tab) RestoreDraft(text string) {
 	})
 }
 
+// GiveBack implements UI: what the agent took with it when it ended goes
+// above the draft (it was written first), a blank line between texts; the
+// draft itself stays as typed.
+func (w *Tab) GiveBack(texts []string) {
+	w.do(func() {
+		e := w.prompt.Editor
+		text := strings.Join(texts, "\n\n")
+		if cur := strings.TrimLeft(e.Text(), "\n"); strings.TrimSpace(cur) != "" {
+			text += "\n\n" + cur
+		}
+		e.SetTextCursorAtEnd(text)
+	})
+}
+
 func (w *Tab) openPath(path string) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
