@@ -113,6 +113,9 @@ type Tab struct {
 	// referenceNote is the draft as a dropped file's reference left it,
 	// while the note offering to undo that shows.
 	referenceNote string
+	// extensionText is the text an extension last put in the editor
+	// (set_editor_text): replaced again untouched, it is not offered back.
+	extensionText string
 	// readOnly are the windows showing a session read-only.
 	readOnly []fyne.Window
 	// stopBashTick stops the clock of running !commands.
@@ -296,7 +299,7 @@ func (w *Tab) editorChanged(text string) {
 	// draft changes otherwise: its Undo would take back that change.
 	if w.referenceNote != "" && text != w.referenceNote {
 		w.referenceNote = ""
-		w.draftRestore.Hide()
+		w.draftRestore.HideNote() // a draft restore behind it comes back
 	}
 	if !strings.HasPrefix(text, "/") && !w.slash.Visible() {
 		return
@@ -453,9 +456,14 @@ func (w *Tab) CloseDialogs() {
 func (w *Tab) SetEditorText(text string) {
 	w.do(func() {
 		w.referenceNote = "" // the line now offers the old draft back
-		if old := w.prompt.Editor.Text(); strings.TrimSpace(old) != "" && old != text {
+		// What the extension itself put there, untouched, is not the
+		// user's draft: the line keeps offering the user's (ShowFor keeps
+		// the first while it is offered).
+		old := w.prompt.Editor.Text()
+		if strings.TrimSpace(old) != "" && old != text && old != w.extensionText {
 			w.draftRestore.ShowFor(old)
 		}
+		w.extensionText = text
 		w.prompt.Editor.SetTextCursorAtEnd(text)
 		w.focusEditor()
 	})
@@ -496,6 +504,20 @@ func (w *Tab) RestoreDraft(text string) {
 		e := w.prompt.Editor
 		if cur := strings.TrimRight(e.Text(), "\n"); cur != "" {
 			text = cur + "\n\n" + text
+		}
+		e.SetTextCursorAtEnd(text)
+	})
+}
+
+// GiveBack implements UI: what the agent took with it when it ended goes
+// above the draft (it was written first), a blank line between texts; the
+// draft itself stays as typed.
+func (w *Tab) GiveBack(texts []string) {
+	w.do(func() {
+		e := w.prompt.Editor
+		text := strings.Join(texts, "\n\n")
+		if cur := strings.TrimLeft(e.Text(), "\n"); strings.TrimSpace(cur) != "" {
+			text += "\n\n" + cur
 		}
 		e.SetTextCursorAtEnd(text)
 	})

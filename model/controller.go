@@ -30,6 +30,9 @@ type UI interface {
 	// RestoreDraft puts texts back into the editor after a failed send or
 	// a cleared queue, below whatever is there.
 	RestoreDraft(text string)
+	// GiveBack puts the texts an agent that ended will never take into the
+	// editor, oldest first, above whatever is there.
+	GiveBack(texts []string)
 	// Notify pops up an extension's notification or error.
 	Notify(n Notice)
 	// Settled says a run ended, stopped when it was stopped rather than
@@ -82,6 +85,11 @@ type Controller struct {
 	capturing *capture
 	// inflight are prompts on their way, shown as waiting.
 	inflight []*inflight
+	// diedWith are sends the agent's end failed before its exit event was
+	// handled; exitHandled is the connection whose exit gave back what it
+	// had (see controller_giveback.go).
+	diedWith    []lostSend
+	exitHandled *rpcconn.Conn
 }
 
 // NewController prepares a controller; Start connects.
@@ -313,6 +321,7 @@ func (c *Controller) handle(conn *rpcconn.Conn, ev rpcconn.Event) {
 	}
 	if _, exited := ev.(*rpcconn.Exit); exited {
 		c.ui.CloseDialogs()
+		c.giveBack(conn, fx.GiveBack)
 	}
 }
 

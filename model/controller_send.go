@@ -193,6 +193,8 @@ func (c *Controller) sendPrompt(conn *rpcconn.Conn, p rpcconn.Prompt, accepted f
 		var exited *rpcconn.ExitError
 		switch {
 		case errors.Is(err, context.Canceled):
+		case diedFrom(err) && c.stageLost(conn, lostSend{text: p.Message}):
+			// The agent ended: its exit gives it back with the rest.
 		case errors.As(err, &exited) || errors.Is(err, rpcconn.ErrClosed):
 			c.ui.RestoreDraft(p.Message)
 			c.session.Notice(NoticeWarning, "Not sent: the agent stopped. Your text is back in the editor.")

@@ -27,6 +27,8 @@ type recordingUI struct {
 	failures []error
 	notices  []Notice
 	closed   int
+	// given are the GiveBack calls, each its texts.
+	given [][]string
 }
 
 func (u *recordingUI) Invalidate() {}
@@ -63,11 +65,18 @@ func (u *recordingUI) RestoreDraft(text string) {
 	u.drafts = append(u.drafts, text)
 }
 
+func (u *recordingUI) GiveBack(texts []string) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.given = append(u.given, append([]string(nil), texts...))
+}
+
 func (u *recordingUI) snapshot() recordingUI {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	return recordingUI{dialogs: append([]*rpcconn.ExtensionUIRequest(nil), u.dialogs...), drafts: append([]string(nil), u.drafts...),
-		editor: append([]string(nil), u.editor...), failures: append([]error(nil), u.failures...), closed: u.closed}
+		editor: append([]string(nil), u.editor...), failures: append([]error(nil), u.failures...), closed: u.closed,
+		given: append([][]string(nil), u.given...)}
 }
 
 func startController(t *testing.T, args ...string) (*Controller, *Session, *recordingUI) {

@@ -29,9 +29,10 @@ type inflight struct {
 	followUp bool
 	ctx      context.Context
 	cancel   context.CancelFunc
-	// takenBack and moved say where it went instead: back to the editor,
-	// or into the held sends of a restarted agent.
-	takenBack, moved bool
+	// takenBack, moved and givenBack say where it went instead: back to
+	// the editor, into the held sends of a restarted agent, or back to
+	// the editor when the agent ended (controller_giveback.go).
+	takenBack, moved, givenBack bool
 	// restartOnce restarts the agent once for all the prompts one Back
 	// to editor took from it.
 	restartOnce *sync.Once
@@ -97,11 +98,15 @@ func (c *Controller) deliverTracked(conn *rpcconn.Conn, f *inflight) {
 	stuck.Stop()
 	c.mu.Lock()
 	c.inflight = slices.DeleteFunc(c.inflight, func(x *inflight) bool { return x == f })
-	takenBack, moved := f.takenBack, f.moved
+	takenBack, moved, givenBack := f.takenBack, f.moved, f.givenBack
+	staged := !takenBack && !moved && !givenBack && diedFrom(err) &&
+		c.stageLostLocked(conn, lostSend{text: f.text, waitingID: f.id})
 	c.mu.Unlock()
 	switch {
 	case moved:
 		// A restarted agent gets it; nothing of this one counts.
+	case givenBack, staged:
+		// The agent ended: its exit gives it back with the rest.
 	case takenBack:
 		if errors.Is(err, rpcconn.ErrMaybeDelivered) {
 			// It is with (or half in the pipe of) an agent that may

@@ -33,6 +33,10 @@ type Effects struct {
 	Notices []Notice
 	// EditorText is text an extension wants in the editor.
 	EditorText *string
+	// GiveBack are texts the agent will never take, its queued steering
+	// and follow-up messages when it ended, oldest first: they go back
+	// to the editor, above what is typed there.
+	GiveBack []string
 }
 
 // Session is the window's state built from the agent's events: transcript,
@@ -247,7 +251,7 @@ func (s *Session) Apply(ev rpcconn.Event) Effects {
 	case *rpcconn.ProtocolError:
 		s.protocolError(e)
 	case *rpcconn.Exit:
-		s.exited(e)
+		fx.GiveBack = s.exited(e)
 	}
 	return fx
 }
@@ -382,8 +386,9 @@ func (s *Session) protocolError(e *rpcconn.ProtocolError) {
 }
 
 // exited records the agent's exit. The banner reports it, once: the
-// transcript only marks a reply the exit cut short.
-func (s *Session) exited(e *rpcconn.Exit) {
+// transcript only marks a reply the exit cut short. It returns the queued
+// messages the agent took with it, to give back.
+func (s *Session) exited(e *rpcconn.Exit) (lost []string) {
 	s.exit = e
 	s.BannerSeq++
 	s.retry = nil
@@ -395,7 +400,7 @@ func (s *Session) exited(e *rpcconn.Exit) {
 	}
 	s.bashRunning = nil
 	s.conn = ConnExited
-	s.steering, s.followUp = nil, nil
+	lost = s.takeQueueBack()
 	s.liveUsage = nil
 	s.endLiveCalls(nil, false)
 	for _, id := range append([]string(nil), s.toolOrder...) {
@@ -414,4 +419,5 @@ func (s *Session) exited(e *rpcconn.Exit) {
 			s.toolsRev++
 		}
 	}
+	return lost
 }

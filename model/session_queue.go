@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 
 	"knightcode.ai/desktop/rpcconn"
 )
@@ -82,4 +83,31 @@ func QueueStaysNotice(n int, agent string) string {
 		return fmt.Sprintf("1 queued message stays with %s: this agent cannot take queued messages back. It goes to the model with your next prompt.", agent)
 	}
 	return fmt.Sprintf("%d queued messages stay with %s: this agent cannot take queued messages back. They go to the model with your next prompt.", n, agent)
+}
+
+// takeQueueBack empties the queue of an agent that ended and returns its
+// texts, steering first. A follow-up the transcript shows as a waiting
+// prompt goes back with the queue: its waiting item goes too, so the text
+// is given back once and shown nowhere else.
+func (s *Session) takeQueueBack() []string {
+	texts := append(append([]string(nil), s.steering...), s.followUp...)
+	for _, f := range s.followUp {
+		i := slices.IndexFunc(s.items, func(it ChatItem) bool { return it.Waiting && it.Text == f })
+		if i >= 0 {
+			s.items = slices.Delete(s.items, i, i+1)
+			s.chatRev++
+		}
+	}
+	s.steering, s.followUp = nil, nil
+	s.updateNotReading()
+	return texts
+}
+
+// GiveBackNotice tells the user that n texts the agent will never take are
+// back in the editor.
+func GiveBackNotice(n int, agent string) string {
+	if n == 1 {
+		return fmt.Sprintf("%s stopped: 1 message it had not taken is back in the editor.", agent)
+	}
+	return fmt.Sprintf("%s stopped: %d messages it had not taken are back in the editor.", agent, n)
 }

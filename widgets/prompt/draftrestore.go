@@ -48,19 +48,46 @@ func NewDraftRestore() *DraftRestore {
 }
 
 // ShowFor shows the line for previous, the draft the extension replaced.
+// While a restore is still offered (an extension replaced its own text
+// again), the line keeps the draft it offers: the user's own, from before
+// the first replacement, not a text the extension wrote.
 func (d *DraftRestore) ShowFor(previous string) {
-	d.previous = previous
+	if !d.Pending() {
+		d.previous = previous
+	}
 	d.note, d.action, d.onAction = "", "", nil
 	d.showNow()
 }
 
 // ShowNote shows note with a button labelled action that hides the line
-// and runs onAction.
+// and runs onAction. A restore still offered waits behind the note: one
+// line, the newest news in front, and the user's draft still to be had
+// once the note goes (HideNote, its action or its close button).
 func (d *DraftRestore) ShowNote(note, action string, onAction func()) {
-	d.previous = ""
+	if !d.Pending() {
+		d.previous = ""
+	}
 	d.note, d.action, d.onAction = note, action, onAction
 	d.showNow()
 }
+
+// HideNote takes the note away: the line offers the draft again when a
+// restore waits behind the note, and hides otherwise.
+func (d *DraftRestore) HideNote() {
+	if d.note == "" {
+		return
+	}
+	d.note, d.action, d.onAction = "", "", nil
+	if d.previous == "" {
+		d.Hide()
+		return
+	}
+	d.showNow()
+}
+
+// Pending reports whether the line offers a draft back, in front or
+// behind a note.
+func (d *DraftRestore) Pending() bool { return d.previous != "" && d.Visible() }
 
 // Note is what the line says now.
 func (d *DraftRestore) Note() string {
@@ -74,15 +101,30 @@ func (d *DraftRestore) Note() string {
 func (d *DraftRestore) Act() { d.act() }
 
 func (d *DraftRestore) act() {
-	d.Hide()
 	if d.onAction != nil {
 		f := d.onAction
-		d.onAction = nil
+		d.HideNote()
 		f()
 		return
 	}
+	d.Hide()
 	if d.OnRestore != nil {
 		d.OnRestore()
+	}
+	d.previous = ""
+}
+
+// close is the close button: a note goes (a restore behind it comes
+// back), a restore offer goes for good.
+func (d *DraftRestore) close() {
+	if d.note != "" {
+		d.HideNote()
+	} else {
+		d.Hide()
+		d.previous = ""
+	}
+	if d.OnDismiss != nil {
+		d.OnDismiss()
 	}
 }
 
@@ -103,7 +145,7 @@ func (d *DraftRestore) showNow() {
 	}
 }
 
-// Previous is the draft the line offers back.
+// Previous is the draft the line offers back, "" when none.
 func (d *DraftRestore) Previous() string { return d.previous }
 
 func (d *DraftRestore) CreateRenderer() fyne.WidgetRenderer {
@@ -117,12 +159,7 @@ func (d *DraftRestore) CreateRenderer() fyne.WidgetRenderer {
 		label = d.action
 	}
 	d.restore = widget.NewButtonWithIcon(label, theme.ContentUndoIcon(), d.act)
-	d.dismiss = kit.NewMiniIconButton(theme.CancelIcon(), func() {
-		d.Hide()
-		if d.OnDismiss != nil {
-			d.OnDismiss()
-		}
-	})
+	d.dismiss = kit.NewMiniIconButton(theme.CancelIcon(), d.close)
 	r := &draftRestoreRenderer{d: d}
 	r.Refresh()
 	return r
@@ -173,7 +210,7 @@ func (r *draftRestoreRenderer) Layout(size fyne.Size) {
 	// The old draft's start fills what room is left, or is left out.
 	room := right - pad - x
 	d.preview.Text = ""
-	if s := kit.FirstTextLine(d.previous); s != "" && room > 60 {
+	if s := kit.FirstTextLine(d.previous); s != "" && d.note == "" && room > 60 {
 		if s != strings.TrimSpace(d.previous) {
 			s += " …" // more lines follow
 		}

@@ -55,3 +55,59 @@ func TestDraftRestoreShots(t *testing.T) {
 		return container.NewVBox(d, e)
 	})
 }
+
+// An extension replacing the draft again, and notes shown meanwhile, keep
+// the user's own draft on offer.
+func TestDraftRestoreKeepsUsersDraft(t *testing.T) {
+	test.NewTempApp(t)
+	d := NewDraftRestore()
+	restored := ""
+	d.OnRestore = func() { restored = d.Previous() }
+	test.NewTempWindow(t, container.NewVBox(d, widget.NewMultiLineEntry()))
+
+	d.ShowFor("my own draft")
+	d.ShowFor("the extension's first text")
+	if got := d.Previous(); got != "my own draft" {
+		t.Fatalf("after a second replacement the line offers %q", got)
+	}
+
+	// A note comes in front; the restore waits behind it.
+	undone := 0
+	d.ShowNote("Added a reference", "Undo", func() { undone++ })
+	if d.Note() != "Added a reference" || d.Previous() != "my own draft" || !d.Pending() {
+		t.Fatalf("note %q, previous %q, pending %v", d.Note(), d.Previous(), d.Pending())
+	}
+	d.HideNote()
+	if !d.Visible() || d.Note() != draftRestoreText || d.Previous() != "my own draft" {
+		t.Fatalf("after the note went: visible %v, note %q, previous %q", d.Visible(), d.Note(), d.Previous())
+	}
+
+	// The note's action, and its close button, bring the restore back too.
+	d.ShowNote("Added a reference", "Undo", func() { undone++ })
+	d.Act()
+	if undone != 1 || !d.Visible() || d.Note() != draftRestoreText {
+		t.Fatalf("after Undo: undone %d, visible %v, note %q", undone, d.Visible(), d.Note())
+	}
+	d.ShowNote("Added a reference", "Undo", func() { undone++ })
+	test.Tap(d.dismiss)
+	if undone != 1 || !d.Visible() || d.Note() != draftRestoreText {
+		t.Fatalf("after closing the note: undone %d, visible %v, note %q", undone, d.Visible(), d.Note())
+	}
+
+	d.Act()
+	if restored != "my own draft" || d.Visible() || d.Previous() != "" {
+		t.Fatalf("restored %q, visible %v, previous %q", restored, d.Visible(), d.Previous())
+	}
+	// Once restored, the next replacement offers what it replaces.
+	d.ShowFor("later draft")
+	if d.Previous() != "later draft" {
+		t.Fatalf("next offer %q", d.Previous())
+	}
+	// A note without a restore behind it just hides.
+	test.Tap(d.dismiss)
+	d.ShowNote("Added a reference", "Undo", nil)
+	d.HideNote()
+	if d.Visible() {
+		t.Fatal("a note alone stayed after HideNote")
+	}
+}
