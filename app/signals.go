@@ -7,12 +7,11 @@ import (
 )
 
 // onSignals quits the window, the way its close button does, on the first
-// of quitSignals; the open tabs are kept for the next
-// start first, before the agents are asked to stop, so a quit that hangs
-// loses no tab. A second signal means the user will not wait: the app
-// exits with status 1, its agents told to
-// end by the system (on Linux they get SIGTERM when the app goes, see
-// rpcconn) and their leftovers ended at the next start.
+// of quitSignals; the open tabs are kept for the next start first, before
+// the agents are asked to stop, so a quit that hangs loses no tab. A
+// second signal means the user will not wait: the app exits with status 1,
+// its agents told to end by the system (on Linux they get SIGTERM when the
+// app goes, see rpcconn) and their leftovers ended at the next start.
 // The returned function stops listening.
 func onSignals(w *Window) (stop func()) {
 	signals := make(chan os.Signal, 2)
