@@ -22,6 +22,10 @@ type draftImage struct {
 	loading bool
 	att     images.Attachment
 	err     error
+	// source is the file it was attached from ("" when pasted); kept is
+	// the drafts keeper's copy of its decoded bytes, once made.
+	source string
+	kept   string
 }
 
 // attachFiles sorts dropped or chosen files off the UI goroutine: images
@@ -62,15 +66,16 @@ func (w *Tab) loadImages(paths []string) {
 	slots := make([]*draftImage, len(paths))
 	for i, p := range paths {
 		w.nextImage++
-		slots[i] = &draftImage{id: "img" + strconv.Itoa(w.nextImage), name: baseName(p), loading: true}
+		slots[i] = &draftImage{id: "img" + strconv.Itoa(w.nextImage), name: baseName(p), loading: true, source: p}
 		w.images = append(w.images, slots[i])
 	}
 	w.showAttachments()
 	w.bg.Go(func(ctx context.Context) {
 		images.LoadAll(ctx, paths, 0, func(i int, a images.Attachment, err error) {
+			kept := w.shell.keepImage(slots[i].name, a, err)
 			w.do(func() {
 				slot := slots[i]
-				slot.loading, slot.att, slot.err = false, a, err
+				slot.loading, slot.att, slot.err, slot.kept = false, a, err, kept
 				if err == nil && a.Resized {
 					w.toasts.Show(slots[i].name+": "+a.Note()+" to fit what models accept.", model.NoticeInfo)
 				}
@@ -106,6 +111,7 @@ func (w *Tab) showAttachments() {
 		}
 	}
 	w.attachStrip.SetAttachments(items)
+	w.draft.keep()
 }
 
 func (w *Tab) previewImage(id string) {
@@ -164,8 +170,9 @@ func (w *Tab) pasteImage() bool {
 	w.showAttachments()
 	w.bg.Go(func(context.Context) {
 		a, err := images.Decode("pasted image", data)
+		kept := w.shell.keepImage(slot.name, a, err)
 		w.do(func() {
-			slot.loading, slot.att, slot.err = false, a, err
+			slot.loading, slot.att, slot.err, slot.kept = false, a, err, kept
 			w.showAttachments()
 		})
 	})

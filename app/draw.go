@@ -97,6 +97,7 @@ func (w *Tab) draw() {
 		w.drawWidgets(v.Widgets, prev.Widgets)
 	}
 	w.drawn = v
+	w.draft.follow()
 	w.probe.Drawn(v.Rev)
 	w.shell.tabDrawn(w)
 }

@@ -138,10 +138,16 @@ func (w *Window) do(f func()) {
 }
 
 // keepForNextStart writes down what the next start brings back: the open
-// tabs. It runs on the UI goroutine, or once Fyne's loop has ended, and
-// may run more than once.
+// tabs and their drafts. It runs on the UI goroutine, or once Fyne's loop
+// has ended, and may run more than once.
 func (w *Window) keepForNextStart() {
 	w.reopen.remember(w.tabs)
+	for _, t := range w.tabs {
+		if t.prompt != nil {
+			t.draft.keep()
+		}
+	}
+	w.flushDrafts()
 }
 
 // shutdownAfterPanic runs when the UI goroutine panicked: Fyne's loop is

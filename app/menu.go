@@ -42,6 +42,8 @@ func (w *Window) buildMenu() *fyne.MainMenu {
 		menuItem("New tab", func() { w.NewTab() }, shortcut(fyne.KeyT, ctrl)),
 		menuItem("New tab on another machine…", on((*Tab).actionRemoteTab), nil),
 		menuItem("Close tab", func() { w.closeTab(w.current) }, shortcut(fyne.KeyW, ctrl)),
+		menuItem("Reopen closed tab", w.closed.reopenLast, reopenClosedShortcut),
+		menuItem("Recently closed tabs…", func() { w.closed.choose(w.current) }, nil),
 		fyne.NewMenuItemSeparator(),
 		menuItem("Next tab", func() { w.step(1) }, shortcut(fyne.KeyTab, fyne.KeyModifierControl)),
 		menuItem("Previous tab", func() { w.step(-1) }, shortcut(fyne.KeyTab, fyne.KeyModifierControl|fyne.KeyModifierShift)),
@@ -67,6 +69,9 @@ func (w *Window) buildMenu() *fyne.MainMenu {
 	)
 	return fyne.NewMainMenu(session, tabs, agent, view)
 }
+
+// reopenClosedShortcut reopens the last closed tab, as in browsers.
+var reopenClosedShortcut = shortcut(fyne.KeyT, fyne.KeyModifierShortcutDefault|fyne.KeyModifierShift)
 
 // treeShortcut opens the session tree: Ctrl+Shift+E, as Ctrl+T opens a
 // tab.

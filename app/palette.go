@@ -52,6 +52,8 @@ func (w *Tab) appActions() []appAction {
 		a("new-tab", "New tab", "Another session with its own agent, in this folder", "Ctrl+T", func() { w.shell.NewTab() }),
 		a("remote-tab", "New tab on another machine…", "An agent on an SSH host", "", w.actionRemoteTab),
 		a("close-tab", "Close tab", "Stop this tab's agent", "Ctrl+W", func() { w.shell.closeTab(w) }),
+		a("reopen-tab", "Reopen closed tab", "The last tab closed, with its unsent draft", "Ctrl+Shift+T", w.shell.closed.reopenLast),
+		a("closed-tabs", "Recently closed tabs…", "Pick a closed tab to reopen", "", func() { w.shell.closed.choose(w) }),
 		a("next-tab", "Next tab", "", "Ctrl+Tab", func() { w.shell.step(1) }),
 		a("previous-tab", "Previous tab", "", "Ctrl+Shift+Tab", func() { w.shell.step(-1) }),
 		a("clone", "Clone session", "Copy this branch into a new session", "", w.actionClone),

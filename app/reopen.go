@@ -10,6 +10,8 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"knightcode.ai/desktop/app/drafts"
 )
 
 // openTabsFile, in the app's storage, holds the tabs open when the app
@@ -60,18 +62,16 @@ func (r *reopenBar) offer(flags Flags) {
 }
 
 // reopen opens the saved tabs; the fresh tab the app started with goes if
-// nothing happened in it yet.
+// nothing happened in it yet (a draft it brought back goes back to the
+// keeper first, for the reopened tab of its session to claim).
 func (r *reopenBar) reopen() {
 	fresh := r.w.current
+	if fresh != nil && (len(fresh.drawn.Items) > 0 || fresh.working() || !fresh.draft.release()) {
+		fresh = nil
+	}
 	var first *Tab
 	for _, s := range r.saved {
-		f := s.Flags
-		f.Dirs = nil
-		f.AgentArgs = withoutSessionArgs(f.AgentArgs)
-		if s.Session != "" {
-			f.AgentArgs = append(f.AgentArgs, "--session", s.Session)
-		}
-		t := r.w.openTab(f, false)
+		t := r.w.openSaved(s, false, nil)
 		if first == nil {
 			first = t
 		}
@@ -80,7 +80,7 @@ func (r *reopenBar) reopen() {
 	if first != nil {
 		r.w.show(first)
 	}
-	if fresh != nil && len(fresh.drawn.Items) == 0 && !fresh.working() {
+	if fresh != nil {
 		r.w.removeTab(fresh)
 	}
 }
@@ -99,13 +99,7 @@ func (r *reopenBar) remember(tabs []*Tab) {
 	r.remembered = true
 	var saved []savedTab
 	for _, t := range tabs {
-		f := t.flags
-		f.Dirs = nil
-		f.AgentArgs = withoutSessionArgs(f.AgentArgs)
-		if _, remote := remoteSpec(f); !remote && t.started.dir != "" {
-			f.Dir = t.started.dir
-		}
-		saved = append(saved, savedTab{Flags: f, Session: t.session.SessionFile()})
+		saved = append(saved, t.savedTab())
 	}
 	data, err := json.Marshal(saved)
 	if err != nil {
@@ -122,6 +116,30 @@ func (r *reopenBar) remember(tabs []*Tab) {
 	if _, err := f.Write(data); err != nil {
 		fmt.Fprintln(os.Stderr, "knightcode-desktop: cannot keep the open tabs:", err)
 	}
+}
+
+// savedTab is how t is opened again: its flags, with the folder it works
+// in, and its session file.
+func (t *Tab) savedTab() savedTab {
+	f := t.flags
+	f.Dirs = nil
+	f.AgentArgs = withoutSessionArgs(f.AgentArgs)
+	if _, remote := remoteSpec(f); !remote && t.started.dir != "" {
+		f.Dir = t.started.dir
+	}
+	return savedTab{Flags: f, Session: t.session.SessionFile()}
+}
+
+// openSaved opens s again as a tab, with kept as its draft (nil: the
+// tab claims one kept for its folder and session, if any).
+func (w *Window) openSaved(s savedTab, front bool, kept *drafts.Draft) *Tab {
+	f := s.Flags
+	f.Dirs = nil
+	f.AgentArgs = withoutSessionArgs(f.AgentArgs)
+	if s.Session != "" {
+		f.AgentArgs = append(f.AgentArgs, "--session", s.Session)
+	}
+	return w.openTabWith(f, front, kept)
 }
 
 // load reads the tabs saved at the last quit.

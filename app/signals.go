@@ -30,6 +30,7 @@ func onSignals(w *Window) (stop func()) {
 		select {
 		case sig := <-signals:
 			fmt.Fprintf(os.Stderr, "knightcode-desktop: %v again: exiting without waiting for the agents\n", sig)
+			w.flushDrafts()
 			os.Exit(1)
 		case <-done:
 		}

@@ -93,6 +93,8 @@ type Tab struct {
 	attachStrip  *prompt.AttachmentStrip
 	images       []*draftImage
 	nextImage    int
+	// draft keeps what the tab has not sent, and brings it back.
+	draft *tabDraft
 	palette      *palette.CommandPalette
 	slash        *palette.SlashCompletion
 	commands     []model.PaletteItem
@@ -128,6 +130,7 @@ func newTab(shell *Window, flags Flags) *Tab {
 	w := &Tab{shell: shell, app: a, win: shell.win, flags: flags, settings: LoadSettings(a.Preferences()),
 		session: model.NewSession(), bg: uiloop.NewWorkers(), view: container.NewStack()}
 	w.messages.w = w
+	w.draft = newTabDraft(w, shell.drafts)
 	w.trust = newFolderTrust(w)
 	w.frames = uiloop.NewFrames(w.drawPaced)
 	w.modals = &modalStack{}
@@ -148,10 +151,12 @@ func newTab(shell *Window, flags Flags) *Tab {
 }
 
 // start builds the tab's widgets and starts its agent when one is found,
-// else shows the first-run panel.
+// else shows the first-run panel; a draft kept for its folder and
+// session comes back.
 func (w *Tab) start() {
 	w.build()
 	w.connect()
+	w.draft.restore()
 }
 
 // hideOverlays closes what floats over the tab, as it goes behind
@@ -301,6 +306,8 @@ func (w *Tab) editorChanged(text string) {
 		w.referenceNote = ""
 		w.draftRestore.HideNote() // a draft restore behind it comes back
 	}
+	w.draft.edited(text)
+	w.draft.keep()
 	if !strings.HasPrefix(text, "/") && !w.slash.Visible() {
 		return
 	}

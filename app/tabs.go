@@ -8,12 +8,20 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 
+	"knightcode.ai/desktop/app/drafts"
 	"knightcode.ai/desktop/model"
 )
 
 // openTab adds a tab started with flags, in front or behind the current.
 func (w *Window) openTab(flags Flags, front bool) *Tab {
+	return w.openTabWith(flags, front, nil)
+}
+
+// openTabWith opens a tab with kept as its draft (nil: the tab claims the
+// one kept for its folder and session, if any).
+func (w *Window) openTabWith(flags Flags, front bool, kept *drafts.Draft) *Tab {
 	t := newTab(w, flags)
+	t.draft.pending = kept
 	w.tabs = append(w.tabs, t)
 	it := container.NewTabItem("", &fyne.Container{})
 	w.items[t] = it
@@ -75,7 +83,9 @@ func (w *Window) closeTab(t *Tab) {
 		dialogAction{label: "Close tab", isDefault: true, run: func() { w.removeTab(t) }})
 }
 
-// removeTab takes t out of the window and shuts its agent down.
+// removeTab takes t out of the window and shuts its agent down. Its
+// draft is kept with it in the recently closed tabs (Ctrl+Shift+T). The
+// last tab quits: its draft stays for the next start in its folder.
 func (w *Window) removeTab(t *Tab) {
 	if len(w.tabs) == 1 {
 		w.Quit()
@@ -85,6 +95,8 @@ func (w *Window) removeTab(t *Tab) {
 	if i < 0 {
 		return
 	}
+	hadDraft := t.draft.closing()
+	w.closed.add(t, hadDraft)
 	w.tabs = slices.Delete(w.tabs, i, i+1)
 	it := w.items[t]
 	delete(w.items, t)
@@ -109,6 +121,9 @@ func (w *Window) removeTab(t *Tab) {
 		w.bar.Select(cur)
 	}
 	w.refreshLabels()
+	if hadDraft {
+		w.current.toasts.Show("The closed tab's unsent draft is kept: Ctrl+Shift+T reopens the tab with it.", model.NoticeInfo)
+	}
 }
 
 // step moves to the next (+1) or previous (-1) tab, round the ends.

@@ -8,8 +8,10 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 
+	"knightcode.ai/desktop/app/drafts"
 	"knightcode.ai/desktop/app/setup"
 	"knightcode.ai/desktop/internal/trace"
+	"knightcode.ai/desktop/model"
 )
 
 // appTitle keeps the window recognisable whatever else the title says.
@@ -48,6 +50,10 @@ type Window struct {
 	installer *setup.Installer
 	// trust holds the answers about folders' own agent files.
 	trust *trustStore
+	// drafts keeps the tabs' unsent drafts (nil when it cannot: said in
+	// the first tab); closed are the tabs to reopen.
+	drafts *drafts.Keeper
+	closed closedTabs
 }
 
 // NewWindow builds the main window with a tab for each folder of flags
@@ -57,6 +63,9 @@ func NewWindow(a fyne.App, flags Flags) *Window {
 	w.win = a.NewWindow(appTitle)
 	w.installer = setup.NewInstaller(w.do)
 	w.trust = &trustStore{prefs: a.Preferences()}
+	w.closed.w = w
+	drafts, draftsErr := openDrafts(draftsDir(a))
+	w.drafts = drafts
 	w.installer.Watch(func(s setup.InstallState) {
 		if s.Result != nil {
 			for _, t := range w.tabs {
@@ -98,6 +107,9 @@ func NewWindow(a fyne.App, flags Flags) *Window {
 		w.openTab(f, i == 0)
 	}
 	w.reopen.offer(flags)
+	if draftsErr != nil {
+		w.current.session.Notice(model.NoticeWarning, draftsErr.Error()+"; what you type is not kept if the app ends.")
+	}
 	return w
 }
 

@@ -1,6 +1,9 @@
 package drafts
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+)
 
 // Draft is what one tab had not sent.
 type Draft struct {
@@ -21,6 +24,9 @@ type Draft struct {
 	Queued []string `json:"queued,omitempty"`
 	// Closed: the tab was closed with this draft; kept to be recovered.
 	Closed bool `json:"closed,omitempty"`
+	// Reopen is how the window opens the tab again (its flags and
+	// session), in the window's own form: the keeper only stores it.
+	Reopen json.RawMessage `json:"reopen,omitempty"`
 	// Updated is when the draft last changed; the keeper sets it.
 	Updated time.Time `json:"updated"`
 }
@@ -43,5 +49,6 @@ func (d Draft) empty() bool {
 func (d Draft) clone() Draft {
 	d.Images = append([]Image(nil), d.Images...)
 	d.Queued = append([]string(nil), d.Queued...)
+	d.Reopen = append(json.RawMessage(nil), d.Reopen...)
 	return d
 }

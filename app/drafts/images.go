@@ -42,6 +42,14 @@ func storeImages(dir string, drafts []Draft) error {
 	return nil
 }
 
+// StoreImage keeps a copy of an attached image's bytes in the keeper's
+// folder and returns its path, for Set to name instead of handing over the
+// bytes on every change (each write would hash them again). The copy is
+// dropped at a later Open when no draft names it.
+func (k *Keeper) StoreImage(name string, data []byte) (string, error) {
+	return storeImage(k.dir, name, data)
+}
+
 // storeImage writes data as draft-images/<hash>/<name>, unless it is there.
 func storeImage(dir, name string, data []byte) (string, error) {
 	sum := sha256.Sum256(data)
