@@ -94,12 +94,12 @@ type Tab struct {
 	images       []*draftImage
 	nextImage    int
 	// draft keeps what the tab has not sent, and brings it back.
-	draft *tabDraft
-	palette      *palette.CommandPalette
-	slash        *palette.SlashCompletion
-	commands     []model.PaletteItem
-	tree         *openTree
-	retry        *retryStrip
+	draft    *tabDraft
+	palette  *palette.CommandPalette
+	slash    *palette.SlashCompletion
+	commands []model.PaletteItem
+	tree     *openTree
+	retry    *retryStrip
 	// mark is what the tab's label says of its state, as last drawn;
 	// unread is set when it finished (stopped, when it was stopped) while
 	// in the background.
