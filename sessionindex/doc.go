@@ -2,10 +2,10 @@
 // files that the session browser searches: message text of every session,
 // not only titles, ranked, one hit per session with a snippet and the entry
 // it is in. It imports the standard library, sessionfiles (which finds and
-// reads the files), the pure-Go SQLite driver modernc.org/sqlite and
-// golang.org/x/text, and never Fyne, the model or the window: the app runs
-// Update on a goroutine of its own and Search off the UI goroutine, and
-// plain tests cover it all.
+// reads the files), internal/filelock, the pure-Go SQLite driver
+// modernc.org/sqlite and golang.org/x/text, and never Fyne, the model or
+// the window: the app runs Update on a goroutine of its own and Search off
+// the UI goroutine, and plain tests cover it all.
 //
 // The API: Open(dir) (DefaultDir when dir is ""), Update(ctx, roots) or
 // UpdateProgress, Search(ctx, query, limit) → []Hit, Note, Close. One

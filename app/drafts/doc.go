@@ -7,6 +7,9 @@
 // the rules for finding a tab's draft again (Claim) and for forgetting
 // old ones (60 days, images no draft refers to).
 //
-// It imports the standard library only: no Fyne, no model. The window
-// decides when to Set, Close, Claim and Flush.
+// Another process (a second instance of the app) may keep its drafts in
+// the same folder: each write merges under a lock file (see mergeLocked).
+//
+// It imports the standard library and internal/filelock only: no Fyne,
+// no model. The window decides when to Set, Close, Claim and Flush.
 package drafts

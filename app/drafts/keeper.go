@@ -29,6 +29,11 @@ type Keeper struct {
 
 	mu     sync.Mutex
 	drafts map[string]Draft
+	// mine are the drafts this keeper set or closed, gone those it
+	// removed: another process may keep drafts in the same folder (a
+	// second instance of the app), and a write takes the file's version of
+	// every other draft (see merge).
+	mine, gone map[string]bool
 	dirty  bool
 	timer  *time.Timer
 	err    error
@@ -50,7 +55,8 @@ func open(dir string, delay time.Duration, now func() time.Time) (*Keeper, error
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
-	k := &Keeper{dir: dir, delay: delay, now: now, rename: os.Rename, drafts: map[string]Draft{}}
+	k := &Keeper{dir: dir, delay: delay, now: now, rename: os.Rename, drafts: map[string]Draft{},
+		mine: map[string]bool{}, gone: map[string]bool{}}
 	removeTemps(dir)
 	list, err := readFile(dir)
 	if err != nil {
@@ -61,6 +67,7 @@ func open(dir string, delay time.Duration, now func() time.Time) (*Keeper, error
 	for _, d := range list {
 		if d.ID == "" || d.empty() || d.Updated.Before(old) {
 			k.dirty = true
+			k.gone[d.ID] = true
 			continue
 		}
 		k.drafts[d.ID] = d
@@ -85,9 +92,11 @@ func (k *Keeper) Set(id string, d Draft) {
 			return
 		}
 		delete(k.drafts, id)
+		k.gone[id] = true
 	} else {
 		d.Updated = k.now()
 		k.drafts[id] = d
+		k.mine[id], k.gone[id] = true, false
 	}
 	k.changedLocked()
 }
@@ -103,6 +112,7 @@ func (k *Keeper) Close(id string) {
 	}
 	d.Closed, d.Updated = true, k.now()
 	k.drafts[id] = d
+	k.mine[id] = true
 	k.changedLocked()
 }
 
@@ -130,6 +140,7 @@ func (k *Keeper) Claim(place, session string) (Draft, bool) {
 		return Draft{}, false
 	}
 	delete(k.drafts, best.ID)
+	k.gone[best.ID] = true
 	k.changedLocked()
 	return best.clone(), true
 }
@@ -144,6 +155,7 @@ func (k *Keeper) Take(id string) (Draft, bool) {
 		return Draft{}, false
 	}
 	delete(k.drafts, id)
+	k.gone[id] = true
 	k.changedLocked()
 	return d.clone(), true
 }

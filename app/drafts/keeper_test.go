@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -304,5 +306,69 @@ func TestOldDraftsAreDroppedAtOpen(t *testing.T) {
 	}
 	if d := onDisk(t, dir); len(d) != 1 || d[0].ID != "recent" {
 		t.Fatalf("on disk %+v", d)
+	}
+}
+
+// TestTwoKeepersOneFolder: two instances of the app keep their drafts in
+// one folder. Neither write loses the other's drafts, a draft one removes
+// (sent, claimed) stays removed after the other writes, and a draft both
+// read at open and one claimed is not written back by the other.
+func TestTwoKeepersOneFolder(t *testing.T) {
+	dir := t.TempDir()
+	seed := openTest(t, dir)
+	seed.Set("old", Draft{Place: "/w", Text: "from before"})
+	seed.Flush()
+
+	a, b := openTest(t, dir), openTest(t, dir)
+	a.Set("a1", Draft{Place: "/a", Text: "typed in A"})
+	a.Flush()
+	b.Set("b1", Draft{Place: "/b", Text: "typed in B"})
+	b.Flush()
+	ids := func() (out []string) {
+		for _, d := range onDisk(t, dir) {
+			out = append(out, d.ID+"="+d.Text)
+		}
+		return out
+	}
+	if got := ids(); !slices.Equal(got, []string{"a1=typed in A", "b1=typed in B", "old=from before"}) {
+		t.Fatalf("after both wrote: %q", got)
+	}
+
+	// A claims the old draft and A's user sends theirs; B then writes.
+	if d, ok := a.Claim("/w", ""); !ok || d.Text != "from before" {
+		t.Fatalf("claim %+v %v", d, ok)
+	}
+	a.Set("a1", Draft{})
+	a.Flush()
+	b.Set("b1", Draft{Place: "/b", Text: "typed more in B"})
+	b.Flush()
+	if got := ids(); !slices.Equal(got, []string{"b1=typed more in B"}) {
+		t.Fatalf("after A claimed and sent, and B wrote: %q", got)
+	}
+	// B's list follows the file once it wrote.
+	if kept := b.Kept(); len(kept) != 1 || kept[0].ID != "b1" {
+		t.Fatalf("B keeps %+v", kept)
+	}
+}
+
+// TestTwoKeepersWriteAtOnce: many writes of two keepers at the same time
+// end with every draft of both on disk.
+func TestTwoKeepersWriteAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	a, b := openTest(t, dir), openTest(t, dir)
+	var wg sync.WaitGroup
+	for _, k := range []*Keeper{a, b} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 30 {
+				k.Set(fmt.Sprintf("%p-%d", k, i), Draft{Place: "/w", Text: "words"})
+				k.Flush()
+			}
+		}()
+	}
+	wg.Wait()
+	if n := len(onDisk(t, dir)); n != 60 {
+		t.Fatalf("%d drafts on disk, want 60", n)
 	}
 }

@@ -8,14 +8,22 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
+
+	"knightcode.ai/desktop/internal/filelock"
 )
 
 const (
 	fileName       = "drafts.json"
+	lockName       = "drafts.lock"
 	unreadableName = fileName + ".unreadable"
 	tempPrefix     = fileName + ".tmp-"
 	fileVersion    = 1
 )
+
+// lockWait bounds the wait for another process's write: a write takes
+// milliseconds.
+const lockWait = 5 * time.Second
 
 // file is drafts.json.
 type file struct {
@@ -39,6 +47,19 @@ func (k *Keeper) Flush() error {
 	if !k.dirty {
 		k.mu.Unlock()
 		return nil
+	}
+	k.mu.Unlock()
+	// Read, merge and write under the folder's lock, so that another
+	// process's write between our read and our rename is not lost. A lock
+	// that cannot be had still lets the write go: a draft kept beats one
+	// merged.
+	if unlock, err := filelock.Dir(k.dir, lockName, lockWait); err == nil {
+		defer unlock()
+	}
+	onDisk, readErr := readFile(k.dir)
+	k.mu.Lock()
+	if readErr == nil {
+		k.mergeLocked(onDisk)
 	}
 	snap := make([]Draft, 0, len(k.drafts))
 	for _, d := range k.drafts {
@@ -70,6 +91,25 @@ func (k *Keeper) Flush() error {
 		}
 	}
 	return nil
+}
+
+// mergeLocked takes the file's version of every draft this keeper did not
+// set, close or remove: those another process wrote (added, changed or
+// removed since this keeper read them) stay as it left them.
+func (k *Keeper) mergeLocked(onDisk []Draft) {
+	there := map[string]bool{}
+	for _, d := range onDisk {
+		there[d.ID] = true
+		if d.ID == "" || k.mine[d.ID] || k.gone[d.ID] || d.empty() {
+			continue
+		}
+		k.drafts[d.ID] = d
+	}
+	for id := range k.drafts {
+		if !there[id] && !k.mine[id] {
+			delete(k.drafts, id)
+		}
+	}
 }
 
 // writeFile writes drafts to a temporary file in dir, syncs it and renames

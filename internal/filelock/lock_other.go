@@ -1,6 +1,6 @@
 //go:build !unix && !windows
 
-package sessionindex
+package filelock
 
 import "os"
 

@@ -1,6 +1,6 @@
 //go:build windows
 
-package sessionindex
+package filelock
 
 import (
 	"errors"

@@ -1,6 +1,6 @@
 //go:build unix
 
-package sessionindex
+package filelock
 
 import (
 	"errors"
