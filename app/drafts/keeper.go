@@ -34,10 +34,10 @@ type Keeper struct {
 	// second instance of the app), and a write takes the file's version of
 	// every other draft (see merge).
 	mine, gone map[string]bool
-	dirty  bool
-	timer  *time.Timer
-	err    error
-	writes int
+	dirty      bool
+	timer      *time.Timer
+	err        error
+	writes     int
 
 	// writeMu lets one write run at a time, in order.
 	writeMu sync.Mutex
