@@ -142,10 +142,15 @@ func (w *Window) do(f func()) {
 // has ended, and may run more than once.
 func (w *Window) keepForNextStart() {
 	w.reopen.remember(w.tabs)
-	for _, t := range w.tabs {
-		if t.prompt != nil {
-			t.draft.keep()
+	if !w.draftsFrozen.Load() {
+		for _, t := range w.tabs {
+			if t.prompt != nil {
+				t.draft.keep()
+			}
 		}
+		// From here on the agents stop and hand their queues back into the
+		// editors: kept already, in the queue, and not to be kept twice.
+		w.draftsFrozen.Store(true)
 	}
 	w.flushDrafts()
 }

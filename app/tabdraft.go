@@ -33,8 +33,8 @@ type tabDraft struct {
 	// pending is the draft the tab opens with (a closed tab reopened);
 	// nil: the tab claims one kept for its place and session.
 	pending *drafts.Draft
-	// released: the draft went back to the keeper untouched; the tab
-	// keeps nothing more.
+	// released: the draft went back to the keeper untouched, or the tab
+	// closed; the tab keeps nothing more.
 	released bool
 }
 
@@ -99,7 +99,7 @@ func (d *tabDraft) reopenInfo() json.RawMessage {
 // keep hands the draft as it is now to the keeper, which writes it
 // within its debounce.
 func (d *tabDraft) keep() {
-	if d.keeper == nil || d.released {
+	if d.keeper == nil || d.released || d.t.shell.draftsFrozen.Load() {
 		return
 	}
 	d.keeper.Set(d.id, d.current())
@@ -234,6 +234,9 @@ func (d *tabDraft) closing() bool {
 	cur := d.current()
 	d.keeper.Set(d.id, cur)
 	d.keeper.Close(d.id)
+	// What the closing agent hands back (its queue) must not reopen the
+	// draft as an open tab's: the closed tab keeps what it had.
+	d.released = true
 	return cur.Text != "" || len(cur.Images) > 0 || len(cur.Queued) > 0
 }
 

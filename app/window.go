@@ -54,6 +54,9 @@ type Window struct {
 	// the first tab); closed are the tabs to reopen.
 	drafts *drafts.Keeper
 	closed closedTabs
+	// draftsFrozen is set once the drafts were kept for the next start:
+	// the app is ending, and what changes now is not the user's doing.
+	draftsFrozen atomic.Bool
 }
 
 // NewWindow builds the main window with a tab for each folder of flags

@@ -2,6 +2,8 @@ package rpctest
 
 import (
 	"context"
+	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -151,6 +153,9 @@ func extensionCommand(text string) (string, bool) {
 		return "", false
 	}
 	name, _, _ := strings.Cut(rest, " ")
+	if name == "fake-exit" {
+		return name, true // unlisted: the fault tests' way to end the agent
+	}
 	for _, fc := range fakeCommands {
 		if fc.Source == "extension" && fc.Name == name {
 			return name, true
@@ -172,6 +177,10 @@ func expandTemplate(text string) string {
 }
 
 func (a *agent) runExtensionCommand(c *command, name string) {
+	if name == "fake-exit" {
+		a.exitAsked(c.Message)
+		return
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer a.track(a.cancels, cancel)()
 	message := "Hello from /fake-hello"
@@ -181,4 +190,18 @@ func (a *agent) runExtensionCommand(c *command, name string) {
 	a.emit(obj("type", "extension_ui_request", "id", newUUID(), "method", "notify",
 		"message", message, "notifyType", "info"))
 	a.respond(c, nil, nil)
+}
+
+// exitAsked is /fake-exit [CODE]: an extension ends the agent's process
+// with CODE (default 0) at once, mid-stream if a run streams, its tools
+// left as they are: an agent that exits by itself (0) or crashes.
+func (a *agent) exitAsked(message string) {
+	code := 0
+	if f := strings.Fields(message); len(f) > 1 {
+		if n, err := strconv.Atoi(f[1]); err == nil {
+			code = n
+		}
+	}
+	fmt.Fprintf(a.stderr, "fake-knightcode: /fake-exit: exiting with code %d\n", code)
+	a.out.exit(code)
 }

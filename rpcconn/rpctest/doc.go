@@ -132,6 +132,9 @@
 // Prompts /fake-hello and /fake-ask are extension commands: they run at once,
 // even while streaming, and are answered when done (/fake-ask after its confirm
 // dialog). /review and /skill:fake-search expand like a template and a skill.
+// /fake-exit [CODE], not listed by get_commands, ends the fake at once with
+// CODE (default 0), mid-stream if a run streams, as an extension calling
+// process.exit would: an agent that exits by itself, or crashes.
 //
 // # Behaviour
 //
