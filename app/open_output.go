@@ -224,7 +224,7 @@ func insideAny(real string, folders []string) bool {
 			abs = r
 		}
 		rel, err := filepath.Rel(filepath.Clean(abs), real)
-		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
 			continue
 		}
 		return true
