@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/widget"
 
 	"knightcode.ai/desktop/internal/testsupport"
@@ -299,8 +300,8 @@ func TestCheckHostOutputPath(t *testing.T) {
 }
 
 // TestWindowShowAllViewer: Show all of a tool's output in the temporary
-// folder opens the viewer with the cleaned text, which typing does not
-// change; Esc closes it and the keyboard goes back to the editor. A file
+// folder opens the viewer with the cleaned text, which Copy text copies;
+// Esc closes it and the keyboard goes back to the editor. A file
 // outside gets a message saying why, and no viewer.
 func TestWindowShowAllViewer(t *testing.T) {
 	w, _ := openTestWindow(t)
@@ -308,25 +309,32 @@ func TestWindowShowAllViewer(t *testing.T) {
 	path := writeFile(t, filepath.Join(dir, "pi-bash-1.log"), "\x1b[32mok\x1b[0m line 1\r\nline 2\n", 0o644)
 	onUI(func() { w.sidebar.OnShowAll(path) })
 	testsupport.Eventually(t, "the viewer", func() bool { return dialogOpen(w) })
-	var view *readOnlyText
-	onUI(func() { view, _ = w.win.Canvas().Focused().(*readOnlyText) })
+	var view *outputLines
+	onUI(func() { view, _ = w.win.Canvas().Focused().(*outputLines) })
 	if view == nil {
-		t.Fatal("the viewer's text does not have the keyboard")
+		t.Fatal("the viewer's lines do not have the keyboard")
 	}
-	typeInto(w, "typed")
-	press(w, fyne.KeyBackspace)
-	onUI(func() { view.TypedShortcut(&fyne.ShortcutPaste{Clipboard: w.app.Clipboard()}) })
-	var text string
-	onUI(func() { text = view.Text })
-	if text != "ok line 1\nline 2\n" {
-		t.Fatalf("the viewer shows %q", text)
+	var rows []string
+	onUI(func() {
+		for id := range view.Length() {
+			o := view.CreateItem()
+			view.UpdateItem(id, o)
+			rows = append(rows, o.(*fyne.Container).Objects[0].(*canvas.Text).Text)
+		}
+	})
+	if strings.Join(rows, "|") != "ok line 1|line 2" {
+		t.Fatalf("the viewer shows %q", rows)
 	}
-	onUI(func() { view.TypedShortcut(&fyne.ShortcutSelectAll{}) })
-	onUI(func() { view.TypedShortcut(&fyne.ShortcutCopy{Clipboard: w.app.Clipboard()}) })
+	onUI(func() { w.modals.top().(*keyDialog).button("Copy text").Tapped(nil) })
 	var copied string
 	onUI(func() { copied = w.app.Clipboard().Content() })
-	if copied != text {
-		t.Errorf("Select all, Copy copied %q", copied)
+	if copied != "ok line 1\nline 2\n" || !dialogOpen(w) {
+		t.Errorf("Copy text copied %q; the viewer open %v", copied, dialogOpen(w))
+	}
+	press(w, fyne.KeyDown)
+	press(w, fyne.KeyPageDown)
+	if !dialogOpen(w) {
+		t.Fatal("moving in the text closed the viewer")
 	}
 	if shot := os.Getenv("KNIGHTCODE_VIEWER_PNG"); shot != "" {
 		onUI(func() {
@@ -365,4 +373,25 @@ func TestWindowShowAllViewer(t *testing.T) {
 		t.Fatalf("the refusal says %q", said)
 	}
 	press(w, fyne.KeyEscape)
+}
+
+func TestViewerLines(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []string
+	}{
+		{"a\nb\n", []string{"a", "b"}},
+		{"a\n\nb", []string{"a", "", "b"}},
+		{"abcdefghij", []string{"abcdef", "ghij"}},
+		{"ab\tc", []string{"ab    ", "c"}}, // the tab stops at the row's end
+		{"€€€€€€€", []string{"€€€€€€", "€"}},
+		{"", []string{""}},
+	} {
+		if got := viewerLines(c.in, 6); strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("viewerLines(%q, 6) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	if got := viewerLines("a\tb", 20); got[0] != "a       b" {
+		t.Errorf("a tab to the next stop of 8: %q", got[0])
+	}
 }
