@@ -147,7 +147,7 @@ func (w *Tab) export(path string) {
 		}
 		w.ask("Exported", "Saved to "+written+".\nOpen it now?",
 			dialogAction{label: "Close", isCancel: true},
-			dialogAction{label: "Open", icon: theme.FileIcon(), isDefault: true, run: func() { w.openPath(written) }})
+			dialogAction{label: "Open", icon: theme.FileIcon(), isDefault: true, run: func() { w.openExport(written) }})
 	})
 }
 

@@ -146,6 +146,9 @@ func TestWindowDialogsCloseOnEscape(t *testing.T) {
 			w.ask("Exported", "Saved to x.html.\nOpen it now?", dialogAction{label: "Close", isCancel: true}, dialogAction{label: "Open", isDefault: true, run: func() { t.Error("opened after Esc") }})
 		}},
 		{"Message", func() { w.message("No agent", "Choose the agent executable first.") }},
+		{"Output viewer", func() {
+			w.showOutputViewer(shownOutput{name: "pi-bash-1.log", path: "/tmp/pi-bash-1.log", text: "line 1\nline 2\n", size: 14})
+		}},
 	}
 	for _, c := range cases {
 		n := escapeEverywhere(t, w, c.name, c.open)

@@ -1,8 +1,6 @@
 package app
 
 import (
-	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 
@@ -91,22 +89,4 @@ func safeName(s string) string {
 		}
 	}
 	return string(b)
-}
-
-// openAgentFile opens a file the agent named (a tool's full output): here,
-// or copied from the host first.
-func (w *Tab) openAgentFile(path string) {
-	if _, onHost := w.controller.Remote(); !onHost {
-		w.openPath(path)
-		return
-	}
-	dir := cacheDir("remote-files")
-	fetch := func(ctx context.Context) (string, error) { return w.controller.FetchFile(ctx, path, dir) }
-	model.Ask(w.controller, model.CallTimeout, fetch, func(local string, err error) {
-		if err != nil {
-			w.showError(fmt.Errorf("fetching %s from the host: %w", path, err))
-			return
-		}
-		w.openPath(local)
-	})
 }

@@ -1,8 +1,6 @@
 package app
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -528,24 +526,4 @@ func (w *Tab) GiveBack(texts []string) {
 		}
 		e.SetTextCursorAtEnd(text)
 	})
-}
-
-func (w *Tab) openPath(path string) {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return
-	}
-	if _, err := os.Stat(abs); err != nil {
-		w.session.Notice(model.NoticeWarning, "Cannot open "+abs+": "+err.Error())
-		w.Invalidate()
-		return
-	}
-	u, err := storageURL(abs)
-	if err == nil {
-		err = w.app.OpenURL(u)
-	}
-	if err != nil {
-		w.session.Notice(model.NoticeWarning, "Cannot open "+abs+": "+err.Error())
-		w.Invalidate()
-	}
 }
