@@ -179,14 +179,21 @@ type session struct {
 // transcript has been loaded and drawn.
 func startApp(t *testing.T, app string, agentArgs ...string) *session {
 	t.Helper()
-	dir := artifacts(t)
+	return startAppIn(t, app, artifacts(t), "trace.txt", nil, agentArgs...)
+}
+
+// startAppIn is startApp with the test's folder dir (HOME, the working
+// folder and the fake's log inside it: a second start in it finds what the
+// first left), a trace file of its own there, and more environment.
+func startAppIn(t *testing.T, app, dir, trace string, env []string, agentArgs ...string) *session {
+	t.Helper()
 	s := &session{t: t, dir: dir, fakeLog: filepath.Join(dir, "fake-log.jsonl")}
 	work := filepath.Join(dir, "work")
 	if err := os.MkdirAll(work, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	args := AppArgs(fakeBinary(t), work, append([]string{"--fake-log=" + s.fakeLog}, agentArgs...)...)
-	p, err := Start(AppOptions{Binary: app, Args: args, Dir: dir, Trace: filepath.Join(dir, "trace.txt")})
+	p, err := Start(AppOptions{Binary: app, Args: args, Dir: dir, Trace: filepath.Join(dir, trace), Env: env})
 	if err != nil {
 		t.Fatal(err)
 	}

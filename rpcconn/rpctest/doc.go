@@ -47,6 +47,9 @@
 //	--fake-garbage-first          non-JSON lines and a JSON line without type before serving
 //	--fake-ignore-stdin-close     keep running after stdin ends, until killed
 //	--fake-ignore-sigterm         ignore SIGTERM (combine with the above to need SIGKILL)
+//	--fake-exit-on-usr1=CODE      exit with CODE on SIGUSR1, mid-stream if a run streams,
+//	                              tools left running: the agent ending by itself when a
+//	                              test says (not on Windows)
 //	--fake-cancel-switch          new_session, switch_session, fork, clone answer cancelled:true
 //	--fake-parse-error=COMMAND    answer COMMAND with an id-less "parse" error, as if its
 //	                              line were malformed

@@ -59,6 +59,9 @@ func serve(opts options, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "fake-knightcode: %v\n", err)
 		return 1
 	}
+	if opts.ExitOnUSR1 >= 0 {
+		exitOnUSR1(a, opts.ExitOnUSR1)
+	}
 	// Like the agent's slow start: commands sent meanwhile wait in the pipe.
 	time.Sleep(opts.StartupDelay)
 	a.readCommands(stdin)

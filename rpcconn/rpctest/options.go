@@ -15,6 +15,10 @@ type options struct {
 	IgnoreStdinClose bool
 	IgnoreSIGTERM    bool
 	ExitAtOnce       int // -1: do not
+	// ExitOnUSR1 is the code the fake exits with when it gets SIGUSR1
+	// (-1: it does not): an agent ending by itself at a moment a test
+	// chooses, mid-stream if a run streams.
+	ExitOnUSR1 int
 	NotProtocol      string
 	GarbageFirst     bool
 	Older            bool
@@ -48,7 +52,7 @@ type options struct {
 // unknown agent flags are ignored, but an unknown --fake-* flag is an error so
 // a typo in a test does not silently test nothing.
 func parseOptions(args []string) (options, error) {
-	o := options{ExitAtOnce: -1}
+	o := options{ExitAtOnce: -1, ExitOnUSR1: -1}
 	for i := 0; i < len(args); i++ {
 		name, value, hasValue := strings.Cut(args[i], "=")
 		next := func() string {
@@ -72,6 +76,8 @@ func parseOptions(args []string) (options, error) {
 			o.IgnoreSIGTERM = true
 		case "--fake-exit-at-once":
 			o.ExitAtOnce, err = strconv.Atoi(next())
+		case "--fake-exit-on-usr1":
+			o.ExitOnUSR1, err = strconv.Atoi(next())
 		case "--fake-not-protocol":
 			// The value is optional, so it must be attached with "=".
 			o.NotProtocol = "exit"
