@@ -18,15 +18,15 @@ type options struct {
 	// ExitOnUSR1 is the code the fake exits with when it gets SIGUSR1
 	// (-1: it does not): an agent ending by itself at a moment a test
 	// chooses, mid-stream if a run streams.
-	ExitOnUSR1 int
-	NotProtocol      string
-	GarbageFirst     bool
-	Older            bool
-	Delay            time.Duration
-	StartupDelay     time.Duration
-	StderrLines      int
-	Log              string
-	CancelSwitch     bool
+	ExitOnUSR1   int
+	NotProtocol  string
+	GarbageFirst bool
+	Older        bool
+	Delay        time.Duration
+	StartupDelay time.Duration
+	StderrLines  int
+	Log          string
+	CancelSwitch bool
 	// ParseError names a command the fake answers as if the line did not
 	// parse: an id-less "parse" response.
 	ParseError string
