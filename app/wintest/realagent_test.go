@@ -395,33 +395,6 @@ func raAgentProcesses(agentDir string) []int {
 	return out
 }
 
-// raGroupMembers lists the live (not zombie) processes of process group
-// pgid, read from /proc/N/stat.
-func raGroupMembers(pgid int) []int {
-	entries, _ := os.ReadDir("/proc")
-	var out []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		i := bytes.LastIndexByte(b, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(string(b[i+1:]))
-		// f[0] is the state, f[1] the parent, f[2] the process group.
-		if len(f) > 2 && f[0] != "Z" && f[2] == strconv.Itoa(pgid) {
-			out = append(out, pid)
-		}
-	}
-	return out
-}
-
 // raDescendants lists pid's live descendants.
 func raDescendants(pid int) []int {
 	var out []int
@@ -1568,7 +1541,7 @@ func (r *raRun) step8Quit() {
 	}
 	for _, pid := range before {
 		// pi leads its own process group (rpcconn): nothing of it is left.
-		if members := raGroupMembers(pid); len(members) > 0 {
+		if members := wintest.InGroup(pid); len(members) > 0 {
 			t.Fatalf("process group %d still has live members after the app quit: %v", pid, members)
 		}
 	}
