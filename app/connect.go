@@ -19,7 +19,7 @@ func (w *Tab) startOptions() rpcconn.Options {
 func (w *Tab) restart() {
 	w.banner.Hide()
 	w.body.Refresh()
-	w.focusEditor()
+	w.composer.focusEditor()
 	if w.controller == nil {
 		w.connect()
 		return

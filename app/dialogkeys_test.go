@@ -106,7 +106,7 @@ func escapeEverywhere(t *testing.T, w *Tab, name string, open func()) int {
 	}
 	var focused fyne.Focusable
 	onUI(func() { focused = w.win.Canvas().Focused() })
-	if focused != w.prompt.Editor {
+	if focused != w.composer.prompt.Editor {
 		t.Fatalf("%s: after it closed the focus is on %T, not the editor", name, focused)
 	}
 	return n
@@ -122,10 +122,10 @@ func TestWindowDialogsCloseOnEscape(t *testing.T) {
 	testsupport.Eventually(t, "reply", func() bool { return settledReply(w) })
 	png := filepath.Join(t.TempDir(), "a.png")
 	writePNG(t, png, 16)
-	onUI(func() { w.attachFiles([]string{png}) })
+	onUI(func() { w.composer.attachFiles([]string{png}) })
 	testsupport.Eventually(t, "image", func() bool { return readyCount(w) == 1 })
 	var imageID string
-	onUI(func() { imageID = w.images[0].id })
+	onUI(func() { imageID = w.composer.images[0].id })
 	w.Notify(model.Notice{Text: "a notification", Level: model.NoticeInfo})
 
 	cases := []struct {
@@ -140,8 +140,8 @@ func TestWindowDialogsCloseOnEscape(t *testing.T) {
 		{"Sessions", w.actionBrowse},
 		{"Session tree", w.actionTree},
 		{"Notifications", w.actionNotifications},
-		{"Image preview", func() { w.previewImage(imageID) }},
-		{"Images to a text model", func() { w.confirmImagesForTextModel(func() { t.Error("sent after Esc") }) }},
+		{"Image preview", func() { w.composer.previewImage(imageID) }},
+		{"Images to a text model", func() { w.composer.confirmImagesForTextModel(func() { t.Error("sent after Esc") }) }},
 		{"Exported", func() {
 			w.ask("Exported", "Saved to x.html.\nOpen it now?", dialogAction{label: "Close", isCancel: true}, dialogAction{label: "Open", isDefault: true, run: func() { t.Error("opened after Esc") }})
 		}},
@@ -244,7 +244,7 @@ func TestWindowDialogsSubmitOnEnter(t *testing.T) {
 	testsupport.Eventually(t, "forked", func() bool { return len(sentOfType(t, log, "fork")) == 1 })
 	testsupport.Eventually(t, "the prompt back in the editor", func() bool {
 		var text string
-		onUI(func() { text = w.prompt.Editor.Text() })
+		onUI(func() { text = w.composer.prompt.Editor.Text() })
 		return text == "the prompt to fork from"
 	})
 

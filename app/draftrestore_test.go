@@ -15,13 +15,13 @@ import (
 // undone, gives it back.
 func TestWindowDraftRestoreKeepsUsersDraft(t *testing.T) {
 	w, _ := openTestWindow(t)
-	onUI(func() { w.prompt.Editor.SetText("my own draft") })
+	onUI(func() { w.composer.prompt.Editor.SetText("my own draft") })
 	w.SetEditorText("extension, first")
 	w.SetEditorText("extension, second")
 	testsupport.Eventually(t, "the second text", func() bool { text, _ := editorState(w); return text == "extension, second" })
 	var previous string
 	var pending bool
-	onUI(func() { previous, pending = w.draftRestore.Previous(), w.draftRestore.Pending() })
+	onUI(func() { previous, pending = w.composer.draftRestore.Previous(), w.composer.draftRestore.Pending() })
 	if previous != "my own draft" || !pending {
 		t.Fatalf("offered %q (pending %v), want the user's draft", previous, pending)
 	}
@@ -33,16 +33,16 @@ func TestWindowDraftRestoreKeepsUsersDraft(t *testing.T) {
 	drop(w, notes)
 	testsupport.Eventually(t, "the reference", func() bool { text, _ := editorState(w); return strings.Contains(text, "@notes.txt") })
 	var note string
-	onUI(func() { note, previous = w.draftRestore.Note(), w.draftRestore.Previous() })
+	onUI(func() { note, previous = w.composer.draftRestore.Note(), w.composer.draftRestore.Previous() })
 	if !strings.Contains(note, "notes.txt") || previous != "my own draft" {
 		t.Fatalf("after the drop: note %q, offered %q", note, previous)
 	}
-	onUI(w.draftRestore.Act) // Undo the reference
-	onUI(func() { note, pending = w.draftRestore.Note(), w.draftRestore.Pending() })
+	onUI(w.composer.draftRestore.Act) // Undo the reference
+	onUI(func() { note, pending = w.composer.draftRestore.Note(), w.composer.draftRestore.Pending() })
 	if strings.Contains(note, "notes.txt") || !pending {
 		t.Fatalf("after Undo: note %q, pending %v", note, pending)
 	}
-	onUI(w.draftRestore.Act) // Restore draft
+	onUI(w.composer.draftRestore.Act) // Restore draft
 	if text, _ := editorState(w); text != "my own draft" {
 		t.Fatalf("restored %q", text)
 	}

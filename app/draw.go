@@ -37,7 +37,7 @@ func (w *Tab) draw() {
 		w.chat.SetItems(v.Items)
 		if first || len(v.Items) != len(prev.Items) {
 			prompts := model.UserPrompts(v.Items)
-			w.prompt.Editor.SetHistory(prompts)
+			w.composer.prompt.Editor.SetHistory(prompts)
 			w.firstPrompt = ""
 			if len(prompts) > 0 {
 				w.firstPrompt = titleWords(prompts[0])
@@ -63,16 +63,16 @@ func (w *Tab) draw() {
 		w.thinking.SetLevels(v.Levels)
 	}
 	w.thinking.SetCurrent(v.Thinking)
-	w.prompt.SetStreaming(v.Running)
-	w.prompt.SetCommandRunning(v.BashRunning)
+	w.composer.prompt.SetStreaming(v.Running)
+	w.composer.prompt.SetCommandRunning(v.BashRunning)
 	w.tickBash(v.BashRunning)
 	if first || !slices.Equal(v.Steering, prev.Steering) || !slices.Equal(v.FollowUp, prev.FollowUp) {
-		w.prompt.SetQueue(v.Steering, v.FollowUp)
+		w.composer.prompt.SetQueue(v.Steering, v.FollowUp)
 	}
 	if first || !slices.Equal(v.Waiting, prev.Waiting) {
-		w.prompt.SetWaiting(v.Waiting)
+		w.composer.prompt.SetWaiting(v.Waiting)
 	}
-	w.prompt.SetQueueNote(v.QueueNote)
+	w.composer.prompt.SetQueueNote(v.QueueNote)
 	if name := sessionLabel(v.SessionName, w.firstPrompt); name != w.name.Text {
 		w.name.SetText(name)
 	}

@@ -16,7 +16,7 @@ import (
 )
 
 func editorState(w *Tab) (text string, at int) {
-	onUI(func() { text, at = w.prompt.Editor.Text(), w.prompt.Editor.CursorOffset() })
+	onUI(func() { text, at = w.composer.prompt.Editor.Text(), w.composer.prompt.Editor.CursorOffset() })
 	return text, at
 }
 
@@ -25,7 +25,7 @@ func drop(w *Tab, paths ...string) {
 	for i, p := range paths {
 		uris[i] = storage.NewFileURI(p)
 	}
-	onUI(func() { w.onDropped(fyne.NewPos(10, 10), uris) })
+	onUI(func() { w.composer.onDropped(fyne.NewPos(10, 10), uris) })
 }
 
 // TestWindowDroppedFilesGoIntoThePrompt: files that are not images —
@@ -58,9 +58,9 @@ func TestWindowDroppedFilesGoIntoThePrompt(t *testing.T) {
 
 	// The cursor sits between "at" and "please", after a non-ASCII word.
 	onUI(func() {
-		w.prompt.Editor.SetTextCursorAtEnd("Schau dir äöü an please")
+		w.composer.prompt.Editor.SetTextCursorAtEnd("Schau dir äöü an please")
 		for range len([]rune(" please")) {
-			w.prompt.Editor.TypedKey(&fyne.KeyEvent{Name: fyne.KeyLeft})
+			w.composer.prompt.Editor.TypedKey(&fyne.KeyEvent{Name: fyne.KeyLeft})
 		}
 	})
 	drop(w, notes, spaced, png, svg, pdf, src, outside)
@@ -78,32 +78,32 @@ func TestWindowDroppedFilesGoIntoThePrompt(t *testing.T) {
 	}
 	var note string
 	var shown bool
-	onUI(func() { note, shown = w.draftRestore.Note(), w.draftRestore.Visible() })
+	onUI(func() { note, shown = w.composer.draftRestore.Note(), w.composer.draftRestore.Visible() })
 	if !shown || !strings.Contains(note, "Added a reference to 6 files") {
 		t.Fatalf("note %q shown %v", note, shown)
 	}
-	onUI(w.draftRestore.Act) // Undo
+	onUI(w.composer.draftRestore.Act) // Undo
 	if text, _ := editorState(w); text != "Schau dir äöü an please" {
 		t.Fatalf("after Undo: %q", text)
 	}
 
 	// A single file, into an empty draft; typing makes the note go (its
 	// Undo would take back the typing), Ctrl+Z still works.
-	onUI(func() { w.prompt.Editor.Clear() })
+	onUI(func() { w.composer.prompt.Editor.Clear() })
 	drop(w, notes)
 	testsupport.Eventually(t, "one reference", func() bool { text, _ := editorState(w); return text == "@notes.txt " })
-	onUI(func() { note, shown = w.draftRestore.Note(), w.draftRestore.Visible() })
+	onUI(func() { note, shown = w.composer.draftRestore.Note(), w.composer.draftRestore.Visible() })
 	if !shown || !strings.Contains(note, "notes.txt") {
 		t.Fatalf("note %q shown %v", note, shown)
 	}
-	onUI(func() { test.Type(w.prompt.Editor, "explain") })
-	onUI(func() { shown = w.draftRestore.Visible() })
+	onUI(func() { test.Type(w.composer.prompt.Editor, "explain") })
+	onUI(func() { shown = w.composer.draftRestore.Visible() })
 	if shown {
 		t.Fatal("the undo note stayed after typing")
 	}
 
 	// Unreadable: a file that is gone, a named pipe. Refused, with why.
-	onUI(func() { w.prompt.Editor.Clear() })
+	onUI(func() { w.composer.prompt.Editor.Clear() })
 	gone := filepath.Join(work, "deleted.txt")
 	fifo := filepath.Join(work, "pipe")
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {

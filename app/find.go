@@ -14,7 +14,7 @@ func (w *Tab) newFindBar() *chat.FindBar {
 	b.OnPrevious = w.chat.FindPrevious
 	b.OnClose = func() {
 		w.chat.Find("")
-		w.focusEditor()
+		w.composer.focusEditor()
 	}
 	w.chat.OnFindChanged = func() { b.SetStatus(w.chat.FindStatus()) }
 	return b

@@ -36,7 +36,7 @@ func (a *agentSetup) showing() bool { return a.panel.Object().Visible() }
 // show puts the panel up in place of the conversation.
 func (a *agentSetup) show() {
 	t := a.tab
-	a.hidden = []fyne.CanvasObject{t.top, t.split, t.prompt}
+	a.hidden = []fyne.CanvasObject{t.top, t.split, t.composer.prompt}
 	for _, o := range a.hidden {
 		o.Hide()
 	}
@@ -64,7 +64,7 @@ func (a *agentSetup) installed() {
 	if a.showing() && a.tab.controller == nil {
 		a.hide()
 		a.tab.connect()
-		a.tab.focusEditor()
+		a.tab.composer.focusEditor()
 	}
 }
 
@@ -102,5 +102,5 @@ func (a *agentSetup) use(path string) {
 	t.settings.Save(t.app.Preferences())
 	a.hide()
 	t.connect()
-	t.focusEditor()
+	t.composer.focusEditor()
 }

@@ -90,7 +90,7 @@ func TestWindowWithoutAnAgent(t *testing.T) {
 	if strings.Contains(text, "@mariozechner") {
 		t.Errorf("the panel names the old package:\n%s", text)
 	}
-	if w.prompt.Visible() || w.top.Visible() {
+	if w.composer.prompt.Visible() || w.top.Visible() {
 		t.Error("the editor or the header shows without an agent")
 	}
 	// The status bar ends at the window's bottom (within a padding).

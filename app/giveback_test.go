@@ -23,7 +23,7 @@ func TestWindowGivesQueueBackWhenAgentCrashes(t *testing.T) {
 		v := drawn(w)
 		return len(v.Steering) == 1 && len(v.FollowUp) == 1
 	})
-	onUI(func() { w.prompt.Editor.SetText("still typing") })
+	onUI(func() { w.composer.prompt.Editor.SetText("still typing") })
 	press(w, fyne.KeyReturn) // answers the dialog: the reply streams and crashes
 	want := "steer me\n\nfollow me\n\nstill typing"
 	testsupport.Eventually(t, "texts back in the editor", func() bool { text, _ := editorState(w); return text == want })

@@ -28,7 +28,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 func searchTab(shared *sharedIndex) *Tab {
 	win := &Window{}
 	win.loopEnded.Store(true)
-	w := &Tab{shell: win, bg: uiloop.NewWorkers()}
+	w := &Tab{tabHost: &tabHost{shell: win, bg: uiloop.NewWorkers()}}
 	w.messages = messageSearch{w: w, shared: shared}
 	return w
 }

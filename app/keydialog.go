@@ -300,19 +300,19 @@ func (f fileModal) Submit() {}
 func (f fileModal) suspend() { f.d.Hide() }
 func (f fileModal) resume()  { f.d.Show() }
 
-func (w *Tab) showFileDialog(d *dialog.FileDialog) {
+func (h *tabHost) showFileDialog(d *dialog.FileDialog) {
 	m := fileModal{d}
-	d.SetOnClosed(func() { w.modals.remove(m) })
-	w.modals.push(m)
-	if !w.modals.held { // else it shows when its tab comes to the front
+	d.SetOnClosed(func() { h.modals.remove(m) })
+	h.modals.push(m)
+	if !h.modals.held { // else it shows when its tab comes to the front
 		d.Show()
 	}
 }
 
 // message shows a short message with one button, OK, which Enter and Esc
 // both press.
-func (w *Tab) message(title, text string) {
-	k := newKeyDialog(w.win, w.modals)
+func (h *tabHost) message(title, text string) {
+	k := newKeyDialog(h.win, h.modals)
 	label := widget.NewLabel(text)
 	k.build(title, label, dialogAction{label: "OK", isDefault: true, isCancel: true})
 	k.fitText(label, 480)
@@ -334,11 +334,11 @@ func (k *keyDialog) fitText(label *widget.Label, width float32) {
 // showError reports err in a dialog.
 // showError says what went wrong in a dialog, unless it only means the
 // agent went away: the banner says that, once.
-func (w *Tab) showError(err error) {
+func (h *tabHost) showError(err error) {
 	if model.AgentGone(err) {
 		return
 	}
-	w.message("Error", sentence(err.Error()))
+	h.message("Error", sentence(err.Error()))
 }
 
 // sentence starts text with a capital letter and ends it with a full stop.
@@ -360,8 +360,8 @@ func sentence(text string) string {
 
 // ask shows a question with buttons; the last one is the default (Enter)
 // and a "Cancel" or "Close" one is what Esc presses.
-func (w *Tab) ask(title, text string, actions ...dialogAction) *keyDialog {
-	k := newKeyDialog(w.win, w.modals)
+func (h *tabHost) ask(title, text string, actions ...dialogAction) *keyDialog {
+	k := newKeyDialog(h.win, h.modals)
 	label := widget.NewLabel(text)
 	k.build(title, label, actions...)
 	k.fitText(label, 520)

@@ -105,7 +105,7 @@ func shutdownAll(tabs []*Tab) {
 // of running !commands.
 func (w *Tab) stopUI() {
 	w.frames.Stop()
-	w.prompt.Editor.StopBlinkTimer()
+	w.composer.prompt.Editor.StopBlinkTimer()
 	w.tickBash(false)
 	w.toasts.Stop()
 }
@@ -120,12 +120,7 @@ func (w *Tab) shutdownAgent() {
 	}
 }
 
-// do runs f on the UI goroutine, soon; it never waits. Once Fyne's loop
-// has ended it does nothing: Fyne would then run f at once on the calling
-// goroutine, with the window and the graphics library gone.
-func (w *Tab) do(f func()) { w.shell.do(f) }
-
-// do is Tab.do, for the window and its tabs.
+// do is tabHost.do, for the window and its tabs.
 func (w *Window) do(f func()) {
 	if w.loopEnded.Load() {
 		return
@@ -144,7 +139,7 @@ func (w *Window) keepForNextStart() {
 	w.reopen.remember(w.tabs)
 	if !w.draftsFrozen.Load() {
 		for _, t := range w.tabs {
-			if t.prompt != nil {
+			if t.composer.prompt != nil {
 				t.draft.keep()
 			}
 		}

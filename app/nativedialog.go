@@ -12,10 +12,10 @@ import (
 // shows Fyne's. The goroutine is not waited for on quit: the platform's
 // dialog cannot be cancelled from here, and what it hands to the UI
 // after the window closed is dropped.
-func (w *Tab) askNative(ask func() (string, error), chosen func(path string), fallback func()) {
+func (h *tabHost) askNative(ask func() (string, error), chosen func(path string), fallback func()) {
 	go func() {
 		path, err := ask()
-		w.do(func() {
+		h.do(func() {
 			switch {
 			case err == nil:
 				chosen(path)

@@ -355,7 +355,7 @@ func TestWindowShowAllViewer(t *testing.T) {
 	}
 	var focused fyne.Focusable
 	onUI(func() { focused = w.win.Canvas().Focused() })
-	if focused != w.prompt.Editor {
+	if focused != w.composer.prompt.Editor {
 		t.Fatalf("after the viewer the focus is on %T", focused)
 	}
 

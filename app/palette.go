@@ -32,8 +32,8 @@ func (w *Tab) actionPalette() {
 			return
 		}
 		// An agent command: into the editor, to add arguments and send.
-		w.prompt.Editor.SetTextCursorAtEnd(it.Title + " ")
-		w.focusEditor()
+		w.composer.prompt.Editor.SetTextCursorAtEnd(it.Title + " ")
+		w.composer.focusEditor()
 	}
 	w.palette.Show(w.win.Canvas())
 }
@@ -65,7 +65,7 @@ func (w *Tab) appActions() []appAction {
 		a("modes", "Agent behaviour…", "Auto-compaction, auto-retry, queue modes", "", w.actionModes),
 		a("model", "Switch model", "Next model", "Ctrl+P", func() { w.shortcut(prompt.ShortcutCycleModel) }),
 		a("thinking", "Next thinking level", "", "Shift+Tab", func() { w.shortcut(prompt.ShortcutCycleThinking) }),
-		a("attach", "Attach images…", "PNG, JPEG, GIF or WebP", "", w.actionAttach),
+		a("attach", "Attach images…", "PNG, JPEG, GIF or WebP", "", w.composer.actionAttach),
 		a("restart", "Restart agent", "", "", w.actionRestart),
 		a("notifications", "Notifications…", "What extensions said", "", w.actionNotifications),
 		a("errors", "Extension errors…", "", "", w.actionExtensionLog),
@@ -94,6 +94,6 @@ func (w *Tab) loadCommands() {
 			items[i] = model.PaletteItem{ID: "cmd:" + c.Name, Title: "/" + c.Name, Detail: detail, Source: c.Source}
 		}
 		w.commands = items
-		w.slash.SetCommands(items)
+		w.composer.slash.SetCommands(items)
 	})
 }

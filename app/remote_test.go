@@ -113,11 +113,11 @@ func TestWindowDropOnRemoteAgent(t *testing.T) {
 	notes := filepath.Join(t.TempDir(), "notes.txt")
 	os.WriteFile(notes, []byte("x"), 0o644)
 	onUI(func() {
-		w.prompt.Editor.SetTextCursorAtEnd("draft ")
-		w.insertReferences([]droppedFile{{path: notes}})
+		w.composer.prompt.Editor.SetTextCursorAtEnd("draft ")
+		w.composer.insertReferences([]droppedFile{{path: notes}})
 	})
 	var text string
-	onUI(func() { text = w.prompt.Editor.Text() })
+	onUI(func() { text = w.composer.prompt.Editor.Text() })
 	if text != "draft " {
 		t.Fatalf("the draft became %q", text)
 	}
@@ -148,7 +148,7 @@ func TestRealAgentWindowOverSSH(t *testing.T) {
 
 	pngPath := filepath.Join(t.TempDir(), "shot.png")
 	writePNG(t, pngPath, 64)
-	onUI(func() { w.onDropped(fyne.NewPos(10, 10), []fyne.URI{storage.NewFileURI(pngPath)}) })
+	onUI(func() { w.composer.onDropped(fyne.NewPos(10, 10), []fyne.URI{storage.NewFileURI(pngPath)}) })
 	testsupport.Eventually(t, "image loaded", func() bool { return readyCount(w) == 1 })
 	before := len(llm.Requests())
 	typeAndSend(w, "what is in this picture?")

@@ -85,7 +85,7 @@ func (w *Tab) showSettings() {
 		w.settings = s
 		s.Save(w.app.Preferences())
 		w.app.Settings().SetTheme(newAppTheme(s))
-		w.prompt.Editor.SetCursorBlink(s.BlinkCursor)
+		w.composer.prompt.Editor.SetCursorBlink(s.BlinkCursor)
 		if agentChanged {
 			w.ask("Settings saved", "The agent settings apply when the agent starts next. Restart it now? The conversation and your draft stay.",
 				dialogAction{label: "Later", isCancel: true},

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -23,9 +22,7 @@ import (
 // frame. Only the window's current tab is in the canvas; the others keep
 // drawing into their widgets, so switching shows them at once.
 type Tab struct {
-	shell    *Window
-	app      fyne.App
-	win      fyne.Window
+	*tabHost
 	settings Settings
 	flags    Flags
 	// view is what the window shows of the tab: the session, or the
@@ -34,28 +31,21 @@ type Tab struct {
 	// title is the window title while this tab is in front.
 	title string
 
-	session    *model.Session
-	controller *model.Controller
-	frames     *uiloop.Frames
-	dialogs    *dialogQueue
-	// modals are the open dialogs, for the keyboard.
-	modals *modalStack
-	probe  *uiloop.PaintProbe
-
-	// The last view drawn, so unchanged parts are skipped.
-	drawn model.View
+	session *model.Session
+	// The tab's surfaces.
+	composer *composer
+	frames   *uiloop.Frames
+	dialogs  *dialogQueue
+	probe    *uiloop.PaintProbe
 
 	chat     *chat.ChatView
 	sidebar  *tools.ToolSidebar
-	prompt   *prompt.PromptBar
 	models   *palette.ModelPicker
 	thinking *palette.ThinkingPicker
 	status   *status.StatusBar
 	banner   *status.Banner
-	// editing is the earlier prompt being edited to send again, or nil.
-	editing *editingPrompt
-	find    *chat.FindBar
-	name    *widget.Label
+	find     *chat.FindBar
+	name     *widget.Label
 	// firstPrompt is the first prompt's words, which name a session
 	// that has no name.
 	firstPrompt string
@@ -84,17 +74,11 @@ type Tab struct {
 	trust *folderTrust
 	mcp   *mcpPanel
 
-	toasts       *status.ToastLayer
 	extErrors    []model.Notice
 	above, below *prompt.ExtensionBlocks
-	draftRestore *prompt.DraftRestore
-	attachStrip  *prompt.AttachmentStrip
-	images       []*draftImage
-	nextImage    int
 	// draft keeps what the tab has not sent, and brings it back.
 	draft    *tabDraft
 	palette  *palette.CommandPalette
-	slash    *palette.SlashCompletion
 	commands []model.PaletteItem
 	tree     *openTree
 	retry    *retryStrip
@@ -106,16 +90,8 @@ type Tab struct {
 	stopped bool
 	// closed is set once the tab has left the window.
 	closed bool
-	// bg runs the window's background work; quitting stops it first.
-	bg *uiloop.Workers
 	// started is how the agent was last started, for Settings.
 	started startInfo
-	// referenceNote is the draft as a dropped file's reference left it,
-	// while the note offering to undo that shows.
-	referenceNote string
-	// extensionText is the text an extension last put in the editor
-	// (set_editor_text): replaced again untouched, it is not offered back.
-	extensionText string
 	// readOnly are the windows showing a session read-only.
 	readOnly []fyne.Window
 	// stopBashTick stops the clock of running !commands.
@@ -125,13 +101,14 @@ type Tab struct {
 // newTab makes a tab of shell; start builds it.
 func newTab(shell *Window, flags Flags) *Tab {
 	a := shell.app
-	w := &Tab{shell: shell, app: a, win: shell.win, flags: flags, settings: LoadSettings(a.Preferences()),
-		session: model.NewSession(), bg: uiloop.NewWorkers(), view: container.NewStack()}
+	host := &tabHost{shell: shell, app: a, win: shell.win, bg: uiloop.NewWorkers(), modals: &modalStack{}}
+	w := &Tab{tabHost: host, flags: flags, settings: LoadSettings(a.Preferences()),
+		session: model.NewSession(), view: container.NewStack()}
+	host.tab = w
 	w.messages.w = w
 	w.draft = newTabDraft(w, shell.drafts)
 	w.trust = newFolderTrust(w)
 	w.frames = uiloop.NewFrames(w.drawPaced)
-	w.modals = &modalStack{}
 	w.dialogs = &dialogQueue{parent: w.win, do: w.do, stack: w.modals,
 		respond: func(id string, ans rpcconn.UIAnswer) {
 			if w.controller != nil {
@@ -140,11 +117,11 @@ func newTab(shell *Window, flags Flags) *Tab {
 		}}
 	w.dialogs.done = func() {
 		if w.modals.top() == nil {
-			w.focusEditor()
+			w.composer.focusEditor()
 		}
 	}
 	// Once the last dialog closed, the keyboard goes back to the editor.
-	w.modals.empty = w.focusEditor
+	w.modals.empty = func() { w.composer.focusEditor() }
 	return w
 }
 
@@ -163,26 +140,13 @@ func (w *Tab) hideOverlays() {
 	if w.palette.Showing() {
 		w.palette.Hide()
 	}
-	w.slash.Hide()
+	w.composer.hideOverlays()
 }
-
-// isCurrent reports whether the tab is the one in front.
-func (w *Tab) isCurrent() bool { return w.shell.isCurrent(w) }
-
-// focus gives obj the keyboard, if this tab is in front: a tab behind
-// must never take it from the one being typed in.
-func (w *Tab) focus(obj fyne.Focusable) {
-	if w.isCurrent() {
-		w.win.Canvas().Focus(obj)
-	}
-}
-
-func (w *Tab) focusEditor() { w.focus(w.prompt.Editor) }
 
 func (w *Tab) build() {
 	w.chat = chat.NewChatView()
 	w.chat.OnToolChipTapped = func(id string) { w.sidebar.Select(id) }
-	w.chat.SetOnEditPrompt(w.editPrompt)
+	w.chat.SetOnEditPrompt(w.composer.editPrompt)
 	// A prompt the agent has not taken: back into the editor, or out
 	// again to a restarted agent, once.
 	w.chat.SetOnStuckPrompt(func(string) {
@@ -197,12 +161,12 @@ func (w *Tab) build() {
 	// focused would take the next keystrokes.
 	w.models.OnChange = func(m model.ModelChoice) {
 		w.controller.SelectModel(m.Provider, m.ID)
-		w.focusEditor()
+		w.composer.focusEditor()
 	}
 	w.thinking = palette.NewThinkingPicker()
 	w.thinking.OnChange = func(level string) {
 		w.controller.SelectThinking(level)
-		w.focusEditor()
+		w.composer.focusEditor()
 	}
 	w.status = status.NewStatusBar()
 	w.banner = status.NewBanner()
@@ -219,34 +183,28 @@ func (w *Tab) build() {
 	}
 	w.welcome.OnChooseHost = w.actionRemoteTab
 	w.welcome.Hide()
-	w.prompt = prompt.NewPromptBar()
-	w.prompt.OnSubmit = w.submit
+	w.toasts = status.NewToastLayer()
+	c := newComposer(w.tabHost, w.settings.BlinkCursor)
+	w.composer = c
+	c.edited = func(text string) {
+		w.draft.edited(text)
+		w.draft.keep()
+	}
+	c.attachmentsChanged = w.draft.keep
+	c.scrollToBottom = w.chat.ScrollToBottom
+	c.chooseModel = w.models.Open
+	c.workDir = func() string { return w.started.dir }
 	// Esc and the Stop button both clear the queue (back into the editor)
 	// and abort.
-	w.prompt.OnStop = w.stop
-	w.prompt.Editor.OnEscape = w.stop
-	w.prompt.Editor.OnShortcut = w.shortcut
-	w.prompt.Editor.OnPaste = w.pasteImage
-	w.prompt.Editor.SetCursorBlink(w.settings.BlinkCursor)
-	// The idle timer's work goes through w.do (uiloop.Do), which the window
-	// tests serialize with their own UI actions.
-	w.prompt.Editor.RunOnUI = w.do
-	w.toasts = status.NewToastLayer()
+	c.prompt.OnStop = w.stop
+	c.prompt.Editor.OnEscape = w.stop
+	c.prompt.Editor.OnShortcut = w.shortcut
 	w.above, w.below = prompt.NewExtensionBlocks(), prompt.NewExtensionBlocks()
-	w.draftRestore = prompt.NewDraftRestore()
-	w.draftRestore.OnRestore = func() { w.prompt.Editor.SetTextCursorAtEnd(w.draftRestore.Previous()) }
 	w.retry = newRetryStrip(w.do, w.actionAbortRetry)
-	w.attachStrip = prompt.NewAttachmentStrip()
-	w.attachStrip.OnRemove = w.removeImage
-	w.attachStrip.OnPreview = w.previewImage
 	w.palette = palette.NewCommandPalette()
-	w.slash = palette.NewSlashCompletion()
-	w.slash.SetEditor(w.prompt.Editor)
-	w.slash.OnAccept = w.prompt.Editor.SetTextCursorAtEnd
-	w.prompt.Editor.OnChanged = w.editorChanged
 
 	settingsButton := widget.NewButtonWithIcon("", settingsIcon(), w.showSettings)
-	attachButton := widget.NewButtonWithIcon("", attachIcon(), w.actionAttach)
+	attachButton := widget.NewButtonWithIcon("", attachIcon(), w.composer.actionAttach)
 	w.top = container.NewBorder(nil, nil, nil, container.NewHBox(w.folder, w.models, w.thinking, attachButton, settingsButton), w.name)
 	w.find = w.newFindBar()
 	w.modelSetup = newModelSetup(w)
@@ -254,7 +212,7 @@ func (w *Tab) build() {
 		container.NewStack(w.chat, w.welcome, w.modelSetup.object())), w.sidebar)
 	split.Offset = 0.68
 	w.split = split
-	bottom := container.NewVBox(w.retry.box, w.above, w.draftRestore, w.attachStrip, w.prompt, w.below, w.status)
+	bottom := container.NewVBox(w.retry.box, w.above, w.composer.draftRestore, w.composer.attachStrip, w.composer.prompt, w.below, w.status)
 	w.agentSetup = newAgentSetup(w)
 	w.body = container.NewBorder(w.top, bottom, nil, nil, container.NewStack(split, w.agentSetup.panel.Object()))
 	w.probe = uiloop.NewPaintProbe()
@@ -265,11 +223,11 @@ func (w *Tab) build() {
 	}
 	w.view.Objects = []fyne.CanvasObject{w.body, w.toasts.Object(), w.probe.Object()}
 	w.view.Refresh()
-	w.prompt.Editor.OnScrollKey = w.chat.ScrollKey
-	w.prompt.Editor.OnCopy = w.copySelection
+	w.composer.prompt.Editor.OnScrollKey = w.chat.ScrollKey
+	w.composer.prompt.Editor.OnCopy = w.copySelection
 	w.chat.OnSelectStart = w.sidebar.ClearSelection
 	w.sidebar.OnSelectStart = w.chat.ClearSelection
-	w.prompt.Editor.OnOtherShortcut = w.shell.runShortcut
+	w.composer.prompt.Editor.OnOtherShortcut = w.shell.runShortcut
 }
 
 // copySelection is Ctrl+C outside the editor's own text: the selection of
@@ -293,33 +251,6 @@ func (w *Tab) typedKey(ev *fyne.KeyEvent) {
 	w.chat.ScrollKey(ev.Name, 0)
 }
 
-// editorChanged follows the draft for the "/" completion.
-func (w *Tab) editorChanged(text string) {
-	if trace.Enabled() {
-		trace.Mark("editor", len(text))
-	}
-	// The note offering to undo a dropped file's reference goes once the
-	// draft changes otherwise: its Undo would take back that change.
-	if w.referenceNote != "" && text != w.referenceNote {
-		w.referenceNote = ""
-		w.draftRestore.HideNote() // a draft restore behind it comes back
-	}
-	w.draft.edited(text)
-	w.draft.keep()
-	if !strings.HasPrefix(text, "/") && !w.slash.Visible() {
-		return
-	}
-	// A draft set behind (handed back, or by an extension) pops nothing
-	// over the tab in front.
-	if !w.isCurrent() {
-		w.slash.Hide()
-		return
-	}
-	c := w.win.Canvas()
-	pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(w.prompt.Editor)
-	w.slash.Update(c, text, pos)
-}
-
 // stop is Esc and the Stop button: it stops a running !command and the
 // run, and takes back what waits. With a dialog showing, Esc belongs to
 // the dialog, never to the agent.
@@ -328,7 +259,7 @@ func (w *Tab) stop() {
 		m.Cancel()
 		return
 	}
-	if !w.drawn.Running && w.cancelEdit() {
+	if !w.drawn.Running && w.composer.cancelEdit() {
 		return
 	}
 	if w.controller == nil {
@@ -349,70 +280,6 @@ func (w *Tab) actionStop() {
 		return
 	}
 	w.stop()
-}
-
-func (w *Tab) submit(text string, mode prompt.SubmitMode) {
-	if w.slash.Visible() {
-		if t, ok := w.slash.Accept(); ok {
-			w.slash.OnAccept(t)
-			return
-		}
-	}
-	text = strings.TrimRight(text, "\n")
-	ids, images, loading := w.readyImages()
-	if (strings.TrimSpace(text) == "" && len(images) == 0) || w.controller == nil {
-		return
-	}
-	if loading {
-		w.toasts.Show("Images are still loading; send again in a moment.", model.NoticeInfo)
-		return
-	}
-	if mode == prompt.SubmitPrompt && w.editing != nil && !strings.HasPrefix(text, "!") {
-		w.sendEdit(text, images, func() {
-			w.do(func() {
-				for _, id := range ids {
-					w.removeImage(id)
-				}
-			})
-		})
-		return
-	}
-	if strings.HasPrefix(text, "!") && len(images) == 0 {
-		w.prompt.Editor.Clear()
-		w.controller.RunBash(strings.TrimSpace(text[1:]))
-		w.chat.ScrollToBottom()
-		return
-	}
-	send := func() {
-		// The editor is cleared now for a snappy feel; the controller hands
-		// the text back if sending fails. Images go once the agent has them.
-		w.referenceNote = ""
-		w.prompt.Editor.Clear()
-		w.draftRestore.Hide()
-		w.controller.Send(text, images, mode == prompt.SubmitFollowUp, func() {
-			w.do(func() {
-				for _, id := range ids {
-					w.removeImage(id)
-				}
-			})
-		})
-		w.chat.ScrollToBottom()
-		w.focusEditor()
-	}
-	if len(images) > 0 && w.drawn.ModelID != "" && !w.drawn.ModelAccepts {
-		w.confirmImagesForTextModel(send)
-		return
-	}
-	send()
-}
-
-// confirmImagesForTextModel warns before images go to a model that does
-// not read them: send anyway, or pick another model first (the default).
-func (w *Tab) confirmImagesForTextModel(send func()) {
-	w.ask("This model does not read images", w.drawn.ModelName+" does not take images as input; the agent may drop them or fail.\nSend anyway, or switch to a model that reads images?",
-		dialogAction{label: "Cancel", isCancel: true},
-		dialogAction{label: "Send anyway", run: send},
-		dialogAction{label: "Switch model", isDefault: true, run: w.models.Open})
 }
 
 func (w *Tab) shortcut(name string) {
@@ -458,21 +325,7 @@ func (w *Tab) CloseDialogs() {
 }
 
 // SetEditorText implements UI. A draft it replaces can be restored.
-func (w *Tab) SetEditorText(text string) {
-	w.do(func() {
-		w.referenceNote = "" // the line now offers the old draft back
-		// What the extension itself put there, untouched, is not the
-		// user's draft: the line keeps offering the user's (ShowFor keeps
-		// the first while it is offered).
-		old := w.prompt.Editor.Text()
-		if strings.TrimSpace(old) != "" && old != text && old != w.extensionText {
-			w.draftRestore.ShowFor(old)
-		}
-		w.extensionText = text
-		w.prompt.Editor.SetTextCursorAtEnd(text)
-		w.focusEditor()
-	})
-}
+func (w *Tab) SetEditorText(text string) { w.do(func() { w.composer.setByExtension(text) }) }
 
 // Notify implements UI: a toast, kept in the history, and a desktop
 // notification when the window or the tab is not in front.
@@ -504,26 +357,8 @@ func (w *Tab) Settled(stopped bool) {
 func (w *Tab) Do(f func()) { w.do(f) }
 
 // RestoreDraft implements UI: the text goes below whatever is being typed.
-func (w *Tab) RestoreDraft(text string) {
-	w.do(func() {
-		e := w.prompt.Editor
-		if cur := strings.TrimRight(e.Text(), "\n"); cur != "" {
-			text = cur + "\n\n" + text
-		}
-		e.SetTextCursorAtEnd(text)
-	})
-}
+func (w *Tab) RestoreDraft(text string) { w.do(func() { w.composer.restoreBelow(text) }) }
 
 // GiveBack implements UI: what the agent took with it when it ended goes
-// above the draft (it was written first), a blank line between texts; the
-// draft itself stays as typed.
-func (w *Tab) GiveBack(texts []string) {
-	w.do(func() {
-		e := w.prompt.Editor
-		text := strings.Join(texts, "\n\n")
-		if cur := strings.TrimLeft(e.Text(), "\n"); strings.TrimSpace(cur) != "" {
-			text += "\n\n" + cur
-		}
-		e.SetTextCursorAtEnd(text)
-	})
-}
+// above the draft; the draft itself stays as typed.
+func (w *Tab) GiveBack(texts []string) { w.do(func() { w.composer.giveBack(texts) }) }

@@ -60,8 +60,8 @@ func (d *tabDraft) place() string {
 func (d *tabDraft) current() drafts.Draft {
 	t := d.t
 	dr := drafts.Draft{Place: d.place(), Session: t.session.SessionFile(), Title: t.label(),
-		Text: t.prompt.Editor.Text(), Queued: d.queuedNow(), Reopen: d.reopenInfo()}
-	for _, img := range t.images {
+		Text: t.composer.prompt.Editor.Text(), Queued: d.queuedNow(), Reopen: d.reopenInfo()}
+	for _, img := range t.composer.images {
 		switch {
 		case img.kept != "":
 			dr.Images = append(dr.Images, drafts.Image{Name: img.name, Path: img.kept, MimeType: img.att.MimeType})
@@ -141,7 +141,7 @@ func (d *tabDraft) restore() {
 func (d *tabDraft) bringBack(kept drafts.Draft) {
 	t := d.t
 	text := strings.Join(slices.Concat(kept.Queued, nonEmpty(kept.Text)), "\n\n")
-	if cur := strings.TrimRight(t.prompt.Editor.Text(), "\n"); strings.TrimSpace(cur) != "" {
+	if cur := strings.TrimRight(t.composer.prompt.Editor.Text(), "\n"); strings.TrimSpace(cur) != "" {
 		text = cur + "\n\n" + text
 	}
 	var paths []string
@@ -150,20 +150,20 @@ func (d *tabDraft) bringBack(kept drafts.Draft) {
 			paths = append(paths, im.Path)
 		}
 	}
-	before := len(t.images)
-	t.loadImages(paths)
+	before := len(t.composer.images)
+	t.composer.loadImages(paths)
 	d.restoredImages = nil
-	for _, img := range t.images[before:] {
+	for _, img := range t.composer.images[before:] {
 		d.restoredImages = append(d.restoredImages, img.id)
 	}
 	if text != "" {
-		t.prompt.Editor.SetTextCursorAtEnd(text)
+		t.composer.prompt.Editor.SetTextCursorAtEnd(text)
 	}
-	d.restored = t.prompt.Editor.Text()
+	d.restored = t.composer.prompt.Editor.Text()
 	d.claimed = &kept
 	d.released = false
 	d.keep()
-	t.draftRestore.ShowNote(restoredNote(kept, len(paths)), "Discard", d.discard)
+	t.composer.draftRestore.ShowNote(restoredNote(kept, len(paths)), "Discard", d.discard)
 }
 
 // restoredNote says what came back and from when.
@@ -187,11 +187,11 @@ func (d *tabDraft) discard() {
 	t := d.t
 	text, ids := d.restored, d.restoredImages
 	d.restored, d.restoredImages = "", nil
-	if t.prompt.Editor.Text() == text {
-		t.prompt.Editor.Clear()
+	if t.composer.prompt.Editor.Text() == text {
+		t.composer.prompt.Editor.Clear()
 	}
 	for _, id := range ids {
-		t.removeImage(id)
+		t.composer.removeImage(id)
 	}
 	d.keep()
 }
@@ -201,7 +201,7 @@ func (d *tabDraft) discard() {
 func (d *tabDraft) edited(text string) {
 	if d.restored != "" && text != d.restored {
 		d.restored, d.restoredImages = "", nil
-		d.t.draftRestore.HideNote()
+		d.t.composer.draftRestore.HideNote()
 	}
 }
 

@@ -37,7 +37,7 @@ func restartDrafts(dir string) {
 func attachedNames(w *Tab) []string {
 	var names []string
 	onUI(func() {
-		for _, img := range w.images {
+		for _, img := range w.composer.images {
 			if !img.loading && img.err == nil {
 				names = append(names, img.name)
 			}
@@ -68,7 +68,7 @@ func TestWindowDraftSurvivesQuit(t *testing.T) {
 	writePNG(t, pic, 48)
 	drop(w, pic)
 	testsupport.Eventually(t, "image loaded", func() bool { return readyCount(w) == 1 })
-	onUI(func() { w.prompt.Editor.SetText("a half-written thought") })
+	onUI(func() { w.composer.prompt.Editor.SetText("a half-written thought") })
 	onUI(w.shell.keepForNextStart)
 
 	// What is on disk, as the next process reads it.
@@ -98,12 +98,12 @@ func TestWindowDraftSurvivesQuit(t *testing.T) {
 		return slices.Equal(attachedNames(next), []string{"diagram.png"})
 	})
 	var note string
-	onUI(func() { note = next.draftRestore.Note() })
+	onUI(func() { note = next.composer.draftRestore.Note() })
 	if !strings.Contains(note, "came back") {
 		t.Fatalf("the note says %q", note)
 	}
 	// Discard takes back what came back.
-	onUI(next.draftRestore.Act)
+	onUI(next.composer.draftRestore.Act)
 	if text, _ := editorState(next); text != "" || len(attachedNames(next)) != 0 {
 		t.Fatalf("after Discard: %q, %v", text, attachedNames(next))
 	}
@@ -119,7 +119,7 @@ func TestWindowClosedTabReopensWithDraft(t *testing.T) {
 	var second *Tab
 	onUI(func() { second = w.shell.NewTab() })
 	testsupport.Eventually(t, "second tab ready", func() bool { return second.ready })
-	onUI(func() { second.prompt.Editor.SetText("unsent words") })
+	onUI(func() { second.composer.prompt.Editor.SetText("unsent words") })
 	onUI(func() { w.shell.closeTab(second) })
 	var toasts []model.Notice
 	onUI(func() { toasts = w.toasts.History() })

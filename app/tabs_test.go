@@ -102,7 +102,7 @@ func TestTabsEachTalkToTheirOwnAgent(t *testing.T) {
 	var focused fyne.Focusable
 	var title string
 	onUI(func() { focused, title = w.win.Canvas().Focused(), w.win.Title() })
-	if focused != tabs[1].prompt.Editor {
+	if focused != tabs[1].composer.prompt.Editor {
 		t.Fatalf("after the switch the keyboard is on %T, not the second tab's editor", focused)
 	}
 	if !strings.Contains(title, "beta") {
@@ -200,7 +200,7 @@ func TestTabsBackgroundDialogWaits(t *testing.T) {
 	onUI(func() {
 		overlays, focused, mark = len(w.win.Canvas().Overlays().List()), w.win.Canvas().Focused(), back.mark
 	})
-	if overlays != 0 || focused != front.prompt.Editor {
+	if overlays != 0 || focused != front.composer.prompt.Editor {
 		t.Fatalf("a background dialog shows (%d overlays) or took the keyboard (%T)", overlays, focused)
 	}
 	if mark != markNeedsYou {
@@ -260,7 +260,7 @@ func TestTabsBackgroundDialogWaits(t *testing.T) {
 	press(back, fyne.KeyEscape)
 	onUI(func() { w.show(front) })
 	onUI(func() { focused = w.win.Canvas().Focused() })
-	if n := overlaysNow(); n != 1 || focused == front.prompt.Editor {
+	if n := overlaysNow(); n != 1 || focused == front.composer.prompt.Editor {
 		t.Fatalf("back in front: %d overlays, focus on %T; want Rename again, with the keyboard", n, focused)
 	}
 	press(front, fyne.KeyEscape)

@@ -219,7 +219,7 @@ func TestWindowTypingTouchesOnlyTheEditor(t *testing.T) {
 	typeAndSend(w, "hello")
 	testsupport.Eventually(t, "the reply", func() bool { return settledReply(w) })
 	var k *keyWatch
-	e := w.prompt.Editor
+	e := w.composer.prompt.Editor
 	shift := &fyne.KeyEvent{Name: desktop.KeyShiftLeft}
 	onUI(func() {
 		w.win.Canvas().Focus(e)

@@ -21,7 +21,7 @@ func userItems(w *Tab) []model.ChatItem {
 }
 
 func editorText(w *Tab) (text string) {
-	onUI(func() { text = w.prompt.Editor.Text() })
+	onUI(func() { text = w.composer.prompt.Editor.Text() })
 	return text
 }
 
@@ -29,8 +29,8 @@ func editorText(w *Tab) (text string) {
 // key (a 400 KB paste).
 func sendRaw(w *Tab, text string) {
 	onUI(func() {
-		w.prompt.Editor.SetText(text)
-		w.submit(text, 0)
+		w.composer.prompt.Editor.SetText(text)
+		w.composer.submit(text, 0)
 	})
 }
 
@@ -82,7 +82,7 @@ func TestWindowPromptsToAnAgentThatStopsReading(t *testing.T) {
 	}
 
 	// Sent again: each reaches the agent once, and shows once.
-	onUI(func() { w.prompt.Editor.SetText("") })
+	onUI(func() { w.composer.prompt.Editor.SetText("") })
 	sendRaw(w, big)
 	sendRaw(w, "second zebra")
 	testsupport.Eventually(t, "both answered", func() bool {

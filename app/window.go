@@ -98,7 +98,7 @@ func NewWindow(a fyne.App, flags Flags) *Window {
 	w.bindKeys()
 	w.win.Resize(fyne.NewSize(1200, 800))
 	w.win.SetCloseIntercept(w.requestQuit)
-	w.win.SetOnDropped(func(pos fyne.Position, uris []fyne.URI) { w.current.onDropped(pos, uris) })
+	w.win.SetOnDropped(func(pos fyne.Position, uris []fyne.URI) { w.current.composer.onDropped(pos, uris) })
 	a.Lifecycle().SetOnEnteredForeground(func() { w.focused = true })
 	a.Lifecycle().SetOnExitedForeground(func() { w.focused = false })
 	for i, dir := range flags.folders() {
@@ -197,7 +197,7 @@ func (w *Window) show(t *Tab) {
 		title = windowTitle("", "", "", t.where(false))
 	}
 	w.win.SetTitle(title)
-	t.focusEditor()
+	t.composer.focusEditor()
 	t.modals.release()
 	t.dialogs.Release()
 	w.refreshLabels()

@@ -151,8 +151,8 @@ func sentOfType(t *testing.T, log, typ string) []map[string]any {
 
 func typeAndSend(w *Tab, text string) {
 	onUI(func() {
-		test.Type(w.prompt.Editor, text)
-		w.prompt.Editor.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+		test.Type(w.composer.prompt.Editor, text)
+		w.composer.prompt.Editor.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	})
 }
 
@@ -179,7 +179,7 @@ func TestWindowChatRoundTrip(t *testing.T) {
 	w, log := openTestWindow(t)
 	var focused fyne.Focusable
 	onUI(func() { focused = w.win.Canvas().Focused() })
-	if focused != w.prompt.Editor {
+	if focused != w.composer.prompt.Editor {
 		t.Fatal("the editor does not have the focus at start")
 	}
 	typeAndSend(w, "hello [[markdown]]")
@@ -189,8 +189,8 @@ func TestWindowChatRoundTrip(t *testing.T) {
 		t.Fatalf("prompts sent %v", prompts)
 	}
 	var draft string
-	onUI(func() { draft, focused = w.prompt.Editor.Text(), w.win.Canvas().Focused() })
-	if draft != "" || focused != w.prompt.Editor {
+	onUI(func() { draft, focused = w.composer.prompt.Editor.Text(), w.win.Canvas().Focused() })
+	if draft != "" || focused != w.composer.prompt.Editor {
 		t.Fatalf("after send: draft %q, focus %v", draft, focused)
 	}
 	v := drawn(w)
@@ -206,24 +206,26 @@ func TestWindowFireAndForgetRequests(t *testing.T) {
 	typeAndSend(w, "[[ext:status]] [[ext:widget]] [[ext:title]] [[ext:notify:warning]] [[ext:editor-text]] [[ext-error]]")
 	testsupport.Eventually(t, "reply", func() bool { return settledReply(w) })
 	editorText := func() (text string) {
-		onUI(func() { text = w.prompt.Editor.Text() })
+		onUI(func() { text = w.composer.prompt.Editor.Text() })
 		return text
 	}
 	testsupport.Eventually(t, "editor text from the extension", func() bool { return editorText() != "" })
 	var restoreVisible bool
 	var previous string
-	onUI(func() { restoreVisible = w.draftRestore.Visible() })
+	onUI(func() { restoreVisible = w.composer.draftRestore.Visible() })
 	if restoreVisible {
 		t.Fatal("offered to restore an empty draft")
 	}
 	// A draft the user typed, replaced by the next set_editor_text.
-	onUI(func() { w.prompt.Editor.SetText("my draft") })
+	onUI(func() { w.composer.prompt.Editor.SetText("my draft") })
 	w.SetEditorText("from the extension")
-	onUI(func() { restoreVisible, previous = w.draftRestore.Visible(), w.draftRestore.Previous() })
+	onUI(func() {
+		restoreVisible, previous = w.composer.draftRestore.Visible(), w.composer.draftRestore.Previous()
+	})
 	if editorText() != "from the extension" || !restoreVisible || previous != "my draft" {
 		t.Fatalf("replaced draft not recoverable: visible=%v previous=%q", restoreVisible, previous)
 	}
-	onUI(w.draftRestore.OnRestore)
+	onUI(w.composer.draftRestore.OnRestore)
 	if got := editorText(); got != "my draft" {
 		t.Fatalf("restore gave %q", got)
 	}
@@ -280,16 +282,16 @@ func TestWindowDroppedImagesAreSent(t *testing.T) {
 
 	// The test driver delivers no drops: call the handler as the window would.
 	onUI(func() {
-		w.onDropped(fyne.NewPos(10, 10), []fyne.URI{storage.NewFileURI(pngPath), storage.NewFileURI(notes)})
+		w.composer.onDropped(fyne.NewPos(10, 10), []fyne.URI{storage.NewFileURI(pngPath), storage.NewFileURI(notes)})
 	})
 	testsupport.Eventually(t, "image loaded", func() bool { return readyCount(w) == 1 })
 	// The text file's path goes into the draft; nothing asks.
 	var draft string
-	onUI(func() { draft = w.prompt.Editor.Text() })
+	onUI(func() { draft = w.composer.prompt.Editor.Text() })
 	if want := "@" + filepath.ToSlash(notes) + " "; draft != want || overlays(w) != 0 {
 		t.Fatalf("draft %q (want %q), %d dialogs", draft, want, overlays(w))
 	}
-	onUI(func() { w.prompt.Editor.Clear() })
+	onUI(func() { w.composer.prompt.Editor.Clear() })
 
 	typeAndSend(w, "what is in this picture?")
 	testsupport.Eventually(t, "reply", func() bool { return settledReply(w) })
@@ -304,7 +306,7 @@ func TestWindowDroppedImagesAreSent(t *testing.T) {
 	}
 	testsupport.Eventually(t, "attachments cleared after sending", func() bool {
 		var n int
-		onUI(func() { n = len(w.images) })
+		onUI(func() { n = len(w.composer.images) })
 		return n == 0
 	})
 	v := drawn(w)
@@ -328,11 +330,11 @@ func TestWindowRejectsBadFilesAndTakesTwentyAtOnce(t *testing.T) {
 	bmp := filepath.Join(dir, "old.png")
 	os.WriteFile(bmp, append([]byte("BM"), make([]byte, 64)...), 0o644)
 	uris = append(uris, storage.NewFileURI(empty), storage.NewFileURI(bmp))
-	onUI(func() { w.onDropped(fyne.Position{}, uris) })
+	onUI(func() { w.composer.onDropped(fyne.Position{}, uris) })
 	testsupport.Eventually(t, "all loaded", func() bool { return readyCount(w) == 20 })
 	var errs []string
 	onUI(func() {
-		for _, img := range w.images {
+		for _, img := range w.composer.images {
 			if img.err != nil {
 				errs = append(errs, img.err.Error())
 			}
@@ -349,7 +351,7 @@ func TestWindowWarnsBeforeImagesToTextModel(t *testing.T) {
 	testsupport.Eventually(t, "text-only model", func() bool { return drawn(w).ModelID == "fast" })
 	p := filepath.Join(t.TempDir(), "a.png")
 	writePNG(t, p, 16)
-	onUI(func() { w.attachFiles([]string{p}) })
+	onUI(func() { w.composer.attachFiles([]string{p}) })
 	testsupport.Eventually(t, "loaded", func() bool { return readyCount(w) == 1 })
 	typeAndSend(w, "look")
 	if overlays(w) == 0 {
@@ -359,7 +361,7 @@ func TestWindowWarnsBeforeImagesToTextModel(t *testing.T) {
 		t.Fatalf("sent %d prompts before the user chose", n)
 	}
 	var draft string
-	onUI(func() { draft = w.prompt.Editor.Text() })
+	onUI(func() { draft = w.composer.prompt.Editor.Text() })
 	if draft != "look" {
 		t.Fatalf("draft %q lost while asking", draft)
 	}
@@ -369,7 +371,7 @@ func TestWindowWarnsBeforeImagesToTextModel(t *testing.T) {
 func readyCount(w *Tab) int {
 	n := -1
 	onUI(func() {
-		if _, imgs, loading := w.readyImages(); !loading {
+		if _, imgs, loading := w.composer.readyImages(); !loading {
 			n = len(imgs)
 		}
 	})
@@ -396,11 +398,11 @@ func TestWindowStopsACommand(t *testing.T) {
 		return it.Kind == model.ChatBash && it.Streaming && strings.HasPrefix(it.Text, "1\n2\n")
 	})
 	var stopShown bool
-	onUI(func() { stopShown = w.prompt.StopVisible() })
+	onUI(func() { stopShown = w.composer.prompt.StopVisible() })
 	if !stopShown || drawn(w).Running {
 		t.Fatalf("while the command runs: Stop shown %v", stopShown)
 	}
-	onUI(w.prompt.Stop)
+	onUI(w.composer.prompt.Stop)
 	testsupport.Eventually(t, "cancelled", func() bool {
 		v := drawn(w)
 		it := v.Items[len(v.Items)-1]
@@ -414,7 +416,7 @@ func TestWindowStopsACommand(t *testing.T) {
 	if it.Started.IsZero() || it.Ended.Before(it.Started) || strings.Contains(it.Text, "40\n") {
 		t.Fatalf("stopped command: started %v ended %v, text %q", it.Started, it.Ended, it.Text)
 	}
-	onUI(func() { stopShown = w.prompt.StopVisible() })
+	onUI(func() { stopShown = w.composer.prompt.StopVisible() })
 	if stopShown {
 		t.Fatal("Stop still shown after the command ended")
 	}
@@ -453,16 +455,16 @@ func TestWindowEscapeOnAgentWithoutClearQueue(t *testing.T) {
 	testsupport.Eventually(t, "running", func() bool { return drawn(w).Running })
 	typeAndSend(w, "steer me")
 	testsupport.Eventually(t, "queued", func() bool { return len(drawn(w).Steering) == 1 })
-	onUI(func() { w.prompt.Editor.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape}) })
+	onUI(func() { w.composer.prompt.Editor.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape}) })
 	testsupport.Eventually(t, "idle with the note", func() bool {
 		v := drawn(w)
 		var note string
-		onUI(func() { note = w.prompt.QueueNote() })
+		onUI(func() { note = w.composer.prompt.QueueNote() })
 		return !v.Running && note == model.NoteQueueStays
 	})
 	var draft string
 	var stop bool
-	onUI(func() { draft, stop = w.prompt.Editor.Text(), w.prompt.StopVisible() })
+	onUI(func() { draft, stop = w.composer.prompt.Editor.Text(), w.composer.prompt.StopVisible() })
 	if draft != "" || stop {
 		t.Fatalf("after Esc: draft %q, Stop shown %v", draft, stop)
 	}

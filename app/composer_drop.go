@@ -122,25 +122,27 @@ func fileReference(path, workDir string, folder bool) string {
 	return "@" + path
 }
 
+func isSpace(r rune) bool { return r == ' ' || r == '\n' || r == '\t' }
+
 // insertReferences types references to files into the draft at the
 // cursor, spaced from what is around them, and says so in a note whose
 // Undo takes them out again (as Ctrl+Z does).
-func (w *Tab) insertReferences(files []droppedFile) {
+func (c *composer) insertReferences(files []droppedFile) {
 	if len(files) == 0 {
 		return
 	}
-	if spec, onHost := w.controller.Remote(); onHost {
+	if spec, onHost := c.controller.Remote(); onHost {
 		// A path here means nothing on the host; nothing is typed, so
 		// nothing needs taking back.
-		w.toasts.Show("The agent runs on "+spec.Host.Name()+" and cannot read files on this computer: "+
+		c.toasts.Show("The agent runs on "+spec.Host.Name()+" and cannot read files on this computer: "+
 			baseName(files[0].path)+" was not added. Images can be dropped: they travel with the prompt.", model.NoticeWarning)
 		return
 	}
 	refs := make([]string, len(files))
 	for i, f := range files {
-		refs[i] = fileReference(f.path, w.started.dir, f.folder)
+		refs[i] = fileReference(f.path, c.workDir(), f.folder)
 	}
-	e := w.prompt.Editor
+	e := c.prompt.Editor
 	e.CollapseSelection() // the references go after a selection, never over it
 	text := []rune(e.Text())
 	at := min(e.CursorOffset(), len(text))
@@ -152,7 +154,7 @@ func (w *Tab) insertReferences(files []droppedFile) {
 		ins += " "
 	}
 	e.InsertAtCursor(ins)
-	w.focus(e)
+	c.focus(e)
 	what := baseName(files[0].path)
 	if files[0].folder {
 		what = "the folder " + what
@@ -160,19 +162,17 @@ func (w *Tab) insertReferences(files []droppedFile) {
 	if len(files) > 1 {
 		what = fmt.Sprintf("%d files", len(files))
 	}
-	w.referenceNote = e.Text()
-	w.draftRestore.ShowNote("Added a reference to "+what+" to your prompt: the agent reads it from disk.", "Undo", func() {
-		w.referenceNote = ""
+	c.referenceNote = e.Text()
+	c.draftRestore.ShowNote("Added a reference to "+what+" to your prompt: the agent reads it from disk.", "Undo", func() {
+		c.referenceNote = ""
 		e.UndoInsert()
-		w.focus(e)
+		c.focus(e)
 	})
 }
 
-func isSpace(r rune) bool { return r == ' ' || r == '\n' || r == '\t' }
-
 // refuseFiles says why files could not be added, one line each.
-func (w *Tab) refuseFiles(files []droppedFile) {
+func (c *composer) refuseFiles(files []droppedFile) {
 	for _, f := range files {
-		w.toasts.Show("Not added: "+f.path+": "+f.reason+".", model.NoticeWarning)
+		c.toasts.Show("Not added: "+f.path+": "+f.reason+".", model.NoticeWarning)
 	}
 }

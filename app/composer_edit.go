@@ -19,12 +19,12 @@ type editingPrompt struct {
 
 // editPrompt puts an earlier prompt into the editor to be edited; sending
 // it branches the conversation before it (Controller.SendEdited).
-func (w *Tab) editPrompt(id, text string) {
-	if w.controller == nil {
+func (c *composer) editPrompt(id, text string) {
+	if c.controller == nil {
 		return
 	}
 	ordinal, n := -1, 0
-	for _, it := range w.drawn.Items {
+	for _, it := range c.drawn.Items {
 		if it.Kind != model.ChatUser {
 			continue
 		}
@@ -37,43 +37,43 @@ func (w *Tab) editPrompt(id, text string) {
 	if ordinal < 0 {
 		return
 	}
-	saved := w.prompt.Editor.Text()
-	if w.editing != nil {
-		saved = w.editing.savedDraft
+	saved := c.prompt.Editor.Text()
+	if c.editing != nil {
+		saved = c.editing.savedDraft
 	}
-	w.editing = &editingPrompt{id: id, original: text, ordinal: ordinal, savedDraft: saved}
-	w.setEditorText(text)
-	w.prompt.SetNote(editNote)
-	w.focusEditor()
+	c.editing = &editingPrompt{id: id, original: text, ordinal: ordinal, savedDraft: saved}
+	c.setEditorText(text)
+	c.prompt.SetNote(editNote)
+	c.focusEditor()
 }
 
 // cancelEdit ends editing an earlier prompt and gives the editor back the
 // draft it held before, reporting whether there was an edit to cancel.
-func (w *Tab) cancelEdit() bool {
-	e := w.editing
+func (c *composer) cancelEdit() bool {
+	e := c.editing
 	if e == nil {
 		return false
 	}
-	w.editing = nil
-	w.prompt.SetNote("")
-	w.setEditorText(e.savedDraft)
+	c.editing = nil
+	c.prompt.SetNote("")
+	c.setEditorText(e.savedDraft)
 	return true
 }
 
 // sendEdit sends the editor's text as the edited prompt, reporting whether
 // an edit was under way.
-func (w *Tab) sendEdit(text string, images []rpcconn.Image, accepted func()) bool {
-	e := w.editing
+func (c *composer) sendEdit(text string, images []rpcconn.Image, accepted func()) bool {
+	e := c.editing
 	if e == nil {
 		return false
 	}
-	w.editing = nil
-	w.prompt.SetNote("")
-	w.prompt.Editor.Clear()
-	w.controller.SendEdited(e.ordinal, e.original, text, images, accepted)
-	w.chat.ScrollToBottom()
+	c.editing = nil
+	c.prompt.SetNote("")
+	c.prompt.Editor.Clear()
+	c.controller.SendEdited(e.ordinal, e.original, text, images, accepted)
+	c.scrollToBottom()
 	return true
 }
 
 // setEditorText replaces the draft, the cursor after its end.
-func (w *Tab) setEditorText(text string) { w.prompt.Editor.SetTextCursorAtEnd(text) }
+func (c *composer) setEditorText(text string) { c.prompt.Editor.SetTextCursorAtEnd(text) }
