@@ -23,14 +23,6 @@ import (
 // shortcuts. Each runs on the UI goroutine and hands agent work to the
 // controller.
 
-func (w *Tab) needAgent() bool {
-	if w.controller == nil {
-		w.message("No agent", "Choose the agent executable first.")
-		return false
-	}
-	return true
-}
-
 func (w *Tab) actionNewSession() {
 	if w.needAgent() {
 		w.controller.NewSession()
@@ -147,7 +139,7 @@ func (w *Tab) export(path string) {
 		}
 		w.ask("Exported", "Saved to "+written+".\nOpen it now?",
 			dialogAction{label: "Close", isCancel: true},
-			dialogAction{label: "Open", icon: theme.FileIcon(), isDefault: true, run: func() { w.openExport(written) }})
+			dialogAction{label: "Open", icon: theme.FileIcon(), isDefault: true, run: func() { w.files.openExport(written) }})
 	})
 }
 

@@ -42,9 +42,6 @@ type composer struct {
 	scrollToBottom func()
 	// chooseModel opens the model picker.
 	chooseModel func()
-	// workDir is the folder the agent works in, which references are
-	// relative to.
-	workDir func() string
 }
 
 // newComposer builds the composer's widgets.

@@ -140,7 +140,7 @@ func (c *composer) insertReferences(files []droppedFile) {
 	}
 	refs := make([]string, len(files))
 	for i, f := range files {
-		refs[i] = fileReference(f.path, c.workDir(), f.folder)
+		refs[i] = fileReference(f.path, c.started.dir, f.folder)
 	}
 	e := c.prompt.Editor
 	e.CollapseSelection() // the references go after a selection, never over it

@@ -47,16 +47,16 @@ func (w *Tab) connect() {
 	}
 	w.controller.OnReady = func() {
 		w.do(func() {
-			w.ready = true
+			w.panels.ready = true
 			w.modelSetup.ready()
 			w.trust.ready()
 			// The session may have changed since the last frame: the
 			// first screen follows it as it is now, not as last drawn.
 			v := w.session.View(&w.drawn)
 			w.modelSetup.update(v)
-			w.updateWelcome(v)
+			w.panels.updateWelcome(v)
 			w.loadCommands()
-			w.loadRecent()
+			w.panels.loadRecent()
 		})
 	}
 	w.controller.Start()

@@ -43,7 +43,7 @@ func (m *modelSetup) object() fyne.CanvasObject { return m.box }
 // is up and loaded, the conversation empty, and the agent lists no model
 // (pi without a model answers with none and "unknown" as its model).
 func (m *modelSetup) needed(v model.View) bool {
-	return m.tab.ready && v.Status.Connected && len(v.Models) == 0 && len(v.Items) == 0
+	return m.tab.panels.ready && v.Status.Connected && len(v.Models) == 0 && len(v.Items) == 0
 }
 
 // update shows or hides the first-screen panel for the view; it looks for

@@ -137,8 +137,8 @@ func TestWindowDialogsCloseOnEscape(t *testing.T) {
 		{"Agent behaviour", w.actionModes},
 		{"Compact", w.actionCompact},
 		{"Fork", w.actionFork},
-		{"Sessions", w.actionBrowse},
-		{"Session tree", w.actionTree},
+		{"Sessions", w.panels.actionBrowse},
+		{"Session tree", w.panels.actionTree},
 		{"Notifications", w.actionNotifications},
 		{"Image preview", func() { w.composer.previewImage(imageID) }},
 		{"Images to a text model", func() { w.composer.confirmImagesForTextModel(func() { t.Error("sent after Esc") }) }},
@@ -147,7 +147,7 @@ func TestWindowDialogsCloseOnEscape(t *testing.T) {
 		}},
 		{"Message", func() { w.message("No agent", "Choose the agent executable first.") }},
 		{"Output viewer", func() {
-			w.showOutputViewer(shownOutput{name: "pi-bash-1.log", path: "/tmp/pi-bash-1.log", text: "line 1\nline 2\n", size: 14})
+			w.files.showOutputViewer(shownOutput{name: "pi-bash-1.log", path: "/tmp/pi-bash-1.log", text: "line 1\nline 2\n", size: 14})
 		}},
 	}
 	for _, c := range cases {

@@ -46,8 +46,8 @@ func (w *Tab) draw() {
 		if trace.Enabled() {
 			trace.Mark("items", len(v.Items))
 		}
-		if t := w.findOnOpen; t.query != "" && len(v.Items) > 0 && w.session.SessionFile() == t.path {
-			w.findOnOpen = findTarget{}
+		if t := w.panels.findOnOpen; t.query != "" && len(v.Items) > 0 && w.session.SessionFile() == t.path {
+			w.panels.findOnOpen = findTarget{}
 			w.find.SetQuery(t.query)
 		}
 	}
@@ -77,7 +77,7 @@ func (w *Tab) draw() {
 		w.name.SetText(name)
 	}
 	w.modelSetup.update(v)
-	w.updateWelcome(v)
+	w.panels.updateWelcome(v)
 	if folder := w.where(true); folder != w.folder.Text {
 		w.folder.SetText(folder)
 	}

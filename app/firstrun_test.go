@@ -141,7 +141,7 @@ func openTestWindowNoModels(t *testing.T) (*Tab, string) {
 	w := openWindowUntil(t, Flags{Agent: path, Dir: t.TempDir(), AgentArgs: []string{"--fake-log=" + log, "--fake-model-set=none"}},
 		"loaded", func(w *Tab) bool {
 			var ready bool
-			onUI(func() { ready = w.ready })
+			onUI(func() { ready = w.panels.ready })
 			return ready
 		})
 	return w, log

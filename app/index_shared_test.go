@@ -28,8 +28,9 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 func searchTab(shared *sharedIndex) *Tab {
 	win := &Window{}
 	win.loopEnded.Store(true)
-	w := &Tab{tabHost: &tabHost{shell: win, bg: uiloop.NewWorkers()}}
-	w.messages = messageSearch{w: w, shared: shared}
+	host := &tabHost{shell: win, bg: uiloop.NewWorkers()}
+	w := &Tab{tabHost: host, panels: &sessionPanels{tabHost: host}}
+	w.panels.messages = messageSearch{host: host, shared: shared}
 	return w
 }
 
@@ -55,7 +56,7 @@ func TestSharedIndexTabs(t *testing.T) {
 	tabs := make([]*Tab, 8)
 	for i := range tabs {
 		tabs[i] = searchTab(shared)
-		tabs[i].messages.catchUp(nil, func() {})
+		tabs[i].panels.messages.catchUp(nil, func() {})
 	}
 	waitFor(t, "eight shares", func() bool { users, _ := shared.state(); return users == 8 })
 	if n := opens.Load(); n != 1 {
@@ -63,7 +64,7 @@ func TestSharedIndexTabs(t *testing.T) {
 	}
 	var idx *sessionindex.Index
 	for i, w := range tabs {
-		got, err := w.messages.index(context.Background())
+		got, err := w.panels.messages.index(context.Background())
 		if err != nil || idx != nil && got != idx {
 			t.Fatalf("tab %d: %p, %v; tab 0 has %p", i, got, err, idx)
 		}
@@ -72,8 +73,8 @@ func TestSharedIndexTabs(t *testing.T) {
 
 	for i, w := range tabs[:7] {
 		w.bg.Stop() // as shutdownAgent does
-		w.messages.close()
-		w.messages.close() // a second close gives nothing back
+		w.panels.messages.close()
+		w.panels.messages.close() // a second close gives nothing back
 		if users, _ := shared.state(); users != 7-i {
 			t.Fatalf("after closing tab %d: %d shares", i, users)
 		}
@@ -82,15 +83,15 @@ func TestSharedIndexTabs(t *testing.T) {
 		t.Fatalf("the last tab's index: %v", err)
 	}
 	tabs[7].bg.Stop()
-	tabs[7].messages.close()
+	tabs[7].panels.messages.close()
 	if _, err := idx.Search(context.Background(), "anything", 0); !errors.Is(err, sessionindex.ErrClosed) {
 		t.Fatalf("after the last tab: %v, want it closed", err)
 	}
 
 	next := searchTab(shared)
-	next.messages.catchUp(nil, func() {})
+	next.panels.messages.catchUp(nil, func() {})
 	waitFor(t, "a share for the next tab", func() bool { users, _ := shared.state(); return users == 1 })
-	again, err := next.messages.index(context.Background())
+	again, err := next.panels.messages.index(context.Background())
 	if err != nil || again == idx || opens.Load() != 2 {
 		t.Fatalf("reopened: %p (was %p), %v, %d opens", again, idx, err, opens.Load())
 	}
@@ -98,7 +99,7 @@ func TestSharedIndexTabs(t *testing.T) {
 		t.Fatal(err)
 	}
 	next.bg.Stop()
-	next.messages.close()
+	next.panels.messages.close()
 	if users, _ := shared.state(); users != 0 {
 		t.Fatalf("%d shares left", users)
 	}
@@ -131,16 +132,16 @@ func TestSharedIndexFailedOpen(t *testing.T) {
 	// A tab whose open failed tries again the next time the browser opens.
 	opens.Store(0)
 	w := searchTab(shared)
-	w.messages.catchUp(nil, func() {})
+	w.panels.messages.catchUp(nil, func() {})
 	waitFor(t, "the failed open", func() bool {
-		w.messages.mu.Lock()
-		defer w.messages.mu.Unlock()
-		return w.messages.err != nil
+		w.panels.messages.mu.Lock()
+		defer w.panels.messages.mu.Unlock()
+		return w.panels.messages.err != nil
 	})
-	w.messages.catchUp(nil, func() {})
+	w.panels.messages.catchUp(nil, func() {})
 	waitFor(t, "a share after the retry", func() bool { users, _ := shared.state(); return users == 1 })
 	w.bg.Stop()
-	w.messages.close()
+	w.panels.messages.close()
 	if users, _ := shared.state(); users != 0 {
 		t.Fatalf("%d shares after close", users)
 	}

@@ -114,7 +114,7 @@ func (w *Tab) stopUI() {
 // stops its agent. It blocks: never on the UI goroutine.
 func (w *Tab) shutdownAgent() {
 	w.bg.Stop()
-	w.messages.close()
+	w.panels.messages.close()
 	if w.controller != nil {
 		w.controller.Shutdown()
 	}

@@ -27,11 +27,11 @@ func (w *Window) buildMenu() *fyne.MainMenu {
 	on := w.onTab
 	session := fyne.NewMenu("Session",
 		menuItem("New session", on((*Tab).actionNewSession), shortcut(fyne.KeyN, ctrl)),
-		menuItem("Open session…", on((*Tab).actionBrowse), shortcut(fyne.KeyO, ctrl)),
+		menuItem("Open session…", on(func(t *Tab) { t.panels.actionBrowse() }), shortcut(fyne.KeyO, ctrl)),
 		menuItem("Rename…", on((*Tab).actionRename), nil),
 		fyne.NewMenuItemSeparator(),
 		menuItem("Fork from an earlier prompt…", on((*Tab).actionFork), nil),
-		menuItem("Session tree…", on((*Tab).actionTree), treeShortcut),
+		menuItem("Session tree…", on(func(t *Tab) { t.panels.actionTree() }), treeShortcut),
 		menuItem("System prompt…", on((*Tab).actionSystemPrompt), nil),
 		menuItem("Clone", on((*Tab).actionClone), nil),
 		fyne.NewMenuItemSeparator(),

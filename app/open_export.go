@@ -7,22 +7,6 @@ import (
 	"strings"
 )
 
-// openExport opens an exported session in the browser: only an HTML file
-// that is there and is a regular file goes to the system's default
-// program, which opens other names with whatever program they name.
-func (w *Tab) openExport(path string) {
-	abs, err := exportToOpen(path)
-	if err == nil {
-		u, uerr := storageURL(abs)
-		if err = uerr; err == nil {
-			err = w.app.OpenURL(u)
-		}
-	}
-	if err != nil {
-		w.message("Cannot open the export", sentence(err.Error()))
-	}
-}
-
 // exportToOpen says whether path may go to the system's default program:
 // an .html or .htm regular file.
 func exportToOpen(path string) (string, error) {
@@ -45,4 +29,20 @@ func exportToOpen(path string) (string, error) {
 		return "", fmt.Errorf("%s is not a regular file", abs)
 	}
 	return abs, nil
+}
+
+// openExport opens an exported session in the browser: only an HTML file
+// that is there and is a regular file goes to the system's default
+// program, which opens other names with whatever program they name.
+func (f *agentFiles) openExport(path string) {
+	abs, err := exportToOpen(path)
+	if err == nil {
+		u, uerr := storageURL(abs)
+		if err = uerr; err == nil {
+			err = f.app.OpenURL(u)
+		}
+	}
+	if err != nil {
+		f.message("Cannot open the export", sentence(err.Error()))
+	}
 }

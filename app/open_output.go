@@ -14,6 +14,13 @@ import (
 	"knightcode.ai/desktop/model"
 )
 
+// agentFiles opens the files the agent names: a tool's whole output
+// ("Show all"), checked to be one of the agent's own, as text in a viewer
+// of the app's; an export, in the browser.
+type agentFiles struct {
+	*tabHost
+}
+
 // "Show all" shows a tool's full output, a file the agent names. The agent
 // can name any path, so the window never hands it to the system's default
 // program (which would run a program, open a link, a shortcut). It shows
@@ -31,78 +38,6 @@ var beforeOutputOpen = func(realPath string) {}
 // windowsPrograms are the names Windows runs (or follows, .lnk) when a
 // file is opened.
 var windowsPrograms = []string{".exe", ".bat", ".cmd", ".com", ".ps1", ".msi", ".scr", ".lnk", ".vbs", ".js"}
-
-// openAgentFile shows a file the agent named (a tool's full output): here,
-// or copied from the host first.
-func (w *Tab) openAgentFile(path string) {
-	if _, onHost := w.controller.Remote(); !onHost {
-		w.showOutputFile(path)
-		return
-	}
-	if err := checkHostOutputPath(path); err != nil {
-		w.refuseOutput(err)
-		return
-	}
-	dir := cacheDir("remote-files")
-	fetch := func(ctx context.Context) (string, error) { return w.controller.FetchFile(ctx, path, dir) }
-	model.Ask(w.controller, model.CallTimeout, fetch, func(local string, err error) {
-		if err != nil {
-			w.showError(fmt.Errorf("fetching %s from the host: %w", path, err))
-			return
-		}
-		w.showOutputFile(local)
-	})
-}
-
-// showOutputFile checks and reads path off the UI goroutine, then shows it
-// in the viewer or says why not.
-func (w *Tab) showOutputFile(path string) {
-	folders := w.outputFolders()
-	go func() {
-		out, err := loadOutput(path, folders)
-		w.do(func() {
-			if err != nil {
-				w.refuseOutput(err)
-				return
-			}
-			w.showOutputViewer(out)
-		})
-	}()
-}
-
-func (w *Tab) refuseOutput(err error) {
-	w.message("Cannot show the output", sentence(err.Error()))
-}
-
-// outputFolders are the folders an agent writes the files Show all shows
-// to: the temporary folder (pi's bash tool saves long output there), the
-// agents' own folders, the session folders, and the app's copies of a
-// host's files.
-func (w *Tab) outputFolders() []string {
-	home, _ := os.UserHomeDir()
-	dirs := []string{os.TempDir(), cacheDir("remote-files")}
-	if home != "" {
-		dirs = append(dirs, filepath.Join(home, ".knightcode", "agent"), filepath.Join(home, ".pi", "agent"))
-	}
-	for _, kv := range os.Environ() {
-		name, value, _ := strings.Cut(kv, "=")
-		if strings.HasSuffix(name, "_CODING_AGENT_DIR") || strings.HasSuffix(name, "_CODING_AGENT_SESSION_DIR") {
-			dirs = append(dirs, expandTilde(value, home))
-		}
-	}
-	if w.controller != nil {
-		if _, onHost := w.controller.Remote(); onHost {
-			return dirs // the session folders are the host's
-		}
-	}
-	for _, d := range sessionRootsOf(w.started.args) {
-		if !filepath.IsAbs(d) && w.started.dir != "" {
-			d = filepath.Join(w.started.dir, d) // pi takes it from its working folder
-		}
-		dirs = append(dirs, d)
-	}
-	return dirs
-}
 
 func expandTilde(path, home string) string {
 	if home != "" && (path == "~" || strings.HasPrefix(path, "~/")) {
@@ -260,4 +195,76 @@ func checkHostOutputPath(p string) error {
 		}
 	}
 	return fmt.Errorf("%s on the host is outside the folders the agent writes its outputs to", p)
+}
+
+// openAgentFile shows a file the agent named (a tool's full output): here,
+// or copied from the host first.
+func (f *agentFiles) openAgentFile(path string) {
+	if _, onHost := f.controller.Remote(); !onHost {
+		f.showOutputFile(path)
+		return
+	}
+	if err := checkHostOutputPath(path); err != nil {
+		f.refuseOutput(err)
+		return
+	}
+	dir := cacheDir("remote-files")
+	fetch := func(ctx context.Context) (string, error) { return f.controller.FetchFile(ctx, path, dir) }
+	model.Ask(f.controller, model.CallTimeout, fetch, func(local string, err error) {
+		if err != nil {
+			f.showError(fmt.Errorf("fetching %s from the host: %w", path, err))
+			return
+		}
+		f.showOutputFile(local)
+	})
+}
+
+// showOutputFile checks and reads path off the UI goroutine, then shows it
+// in the viewer or says why not.
+func (f *agentFiles) showOutputFile(path string) {
+	folders := f.outputFolders()
+	go func() {
+		out, err := loadOutput(path, folders)
+		f.do(func() {
+			if err != nil {
+				f.refuseOutput(err)
+				return
+			}
+			f.showOutputViewer(out)
+		})
+	}()
+}
+
+func (f *agentFiles) refuseOutput(err error) {
+	f.message("Cannot show the output", sentence(err.Error()))
+}
+
+// outputFolders are the folders an agent writes the files Show all shows
+// to: the temporary folder (pi's bash tool saves long output there), the
+// agents' own folders, the session folders, and the app's copies of a
+// host's files.
+func (f *agentFiles) outputFolders() []string {
+	home, _ := os.UserHomeDir()
+	dirs := []string{os.TempDir(), cacheDir("remote-files")}
+	if home != "" {
+		dirs = append(dirs, filepath.Join(home, ".knightcode", "agent"), filepath.Join(home, ".pi", "agent"))
+	}
+	for _, kv := range os.Environ() {
+		name, value, _ := strings.Cut(kv, "=")
+		if strings.HasSuffix(name, "_CODING_AGENT_DIR") || strings.HasSuffix(name, "_CODING_AGENT_SESSION_DIR") {
+			dirs = append(dirs, expandTilde(value, home))
+		}
+	}
+	if f.controller != nil {
+		if _, onHost := f.controller.Remote(); onHost {
+			return dirs // the session folders are the host's
+		}
+	}
+	for _, d := range sessionRootsOf(f.started.args) {
+		if !filepath.IsAbs(d) && f.started.dir != "" {
+			d = filepath.Join(f.started.dir, d) // pi takes it from its working folder
+		}
+		dirs = append(dirs, d)
+	}
+	return dirs
 }

@@ -136,7 +136,7 @@ func TestOutputFoldersFromEnvironment(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", filepath.Join(base, "home", ".cache"))
 	t.Setenv("PI_CODING_AGENT_DIR", filepath.Join(base, "agent"))
 	t.Setenv("KNIGHTCODE_CODING_AGENT_DIR", "")
-	folders := (&Tab{}).outputFolders()
+	folders := (&agentFiles{tabHost: &tabHost{}}).outputFolders()
 
 	for _, c := range []struct {
 		file string

@@ -16,49 +16,6 @@ import (
 // viewerTabWidth is where the viewer's tab stops are, in cells.
 const viewerTabWidth = 8
 
-// showOutputViewer shows a tool's output file as text, read-only. The text
-// is drawn as a list of lines, of which only those on screen exist: a
-// multi-line Entry holding 1 MB took minutes to open. Its buttons copy the
-// text or the path; Esc and Close close it.
-func (w *Tab) showOutputViewer(out shownOutput) *keyDialog {
-	k := newKeyDialog(w.win, w.modals)
-	size := fyne.NewSize(880, 620)
-	if c := w.win.Canvas().Size(); c.Width > 0 && c.Height > 0 {
-		size = size.Min(fyne.NewSize(c.Width-40, c.Height-40))
-	}
-	style := fyne.TextStyle{Monospace: true}
-	textSize := theme.TextSize()
-	cell := fyne.MeasureText("M", textSize, style)
-	// The lines wrap at the list's width (less its padding and scroll bar)
-	// rather than scroll sideways.
-	cols := max(int((size.Width-4*theme.Padding()-theme.InnerPadding()-40)/cell.Width), 20)
-	lines := viewerLines(out.text, cols)
-
-	list := newOutputLines(lines, cell.Height, style, textSize, k.Keys())
-	head := widget.NewLabel(out.path)
-	head.Truncation = fyne.TextTruncateEllipsis
-	top := container.NewVBox(head)
-	if note := out.cutNote(); note != "" {
-		cut := widget.NewLabel(note)
-		cut.Importance = widget.WarningImportance
-		top.Add(cut)
-	}
-	k.build(out.name, container.NewBorder(top, nil, nil, nil, list),
-		dialogAction{label: "Copy text", icon: theme.ContentCopyIcon(), keepOpen: true, run: func() {
-			w.app.Clipboard().SetContent(out.text)
-			w.toasts.Show("Text copied", model.NoticeInfo)
-		}},
-		dialogAction{label: "Copy path", icon: theme.ContentCopyIcon(), keepOpen: true, run: func() {
-			w.app.Clipboard().SetContent(out.path)
-			w.toasts.Show("Path copied", model.NoticeInfo)
-		}},
-		dialogAction{label: "Close", isDefault: true, isCancel: true})
-	k.focus = list
-	k.Resize(size)
-	k.Show()
-	return k
-}
-
 // viewerLines splits text into the lines the viewer draws: tabs expanded,
 // lines longer than cols cells continued on the next row.
 func viewerLines(text string, cols int) []string {
@@ -156,4 +113,47 @@ func (f fixedHeight) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 		o.Move(fyne.NewPos(inset, 0))
 		o.Resize(fyne.NewSize(max(size.Width-inset, 0), size.Height))
 	}
+}
+
+// showOutputViewer shows a tool's output file as text, read-only. The text
+// is drawn as a list of lines, of which only those on screen exist: a
+// multi-line Entry holding 1 MB took minutes to open. Its buttons copy the
+// text or the path; Esc and Close close it.
+func (f *agentFiles) showOutputViewer(out shownOutput) *keyDialog {
+	k := newKeyDialog(f.win, f.modals)
+	size := fyne.NewSize(880, 620)
+	if c := f.win.Canvas().Size(); c.Width > 0 && c.Height > 0 {
+		size = size.Min(fyne.NewSize(c.Width-40, c.Height-40))
+	}
+	style := fyne.TextStyle{Monospace: true}
+	textSize := theme.TextSize()
+	cell := fyne.MeasureText("M", textSize, style)
+	// The lines wrap at the list's width (less its padding and scroll bar)
+	// rather than scroll sideways.
+	cols := max(int((size.Width-4*theme.Padding()-theme.InnerPadding()-40)/cell.Width), 20)
+	lines := viewerLines(out.text, cols)
+
+	list := newOutputLines(lines, cell.Height, style, textSize, k.Keys())
+	head := widget.NewLabel(out.path)
+	head.Truncation = fyne.TextTruncateEllipsis
+	top := container.NewVBox(head)
+	if note := out.cutNote(); note != "" {
+		cut := widget.NewLabel(note)
+		cut.Importance = widget.WarningImportance
+		top.Add(cut)
+	}
+	k.build(out.name, container.NewBorder(top, nil, nil, nil, list),
+		dialogAction{label: "Copy text", icon: theme.ContentCopyIcon(), keepOpen: true, run: func() {
+			f.app.Clipboard().SetContent(out.text)
+			f.toasts.Show("Text copied", model.NoticeInfo)
+		}},
+		dialogAction{label: "Copy path", icon: theme.ContentCopyIcon(), keepOpen: true, run: func() {
+			f.app.Clipboard().SetContent(out.path)
+			f.toasts.Show("Path copied", model.NoticeInfo)
+		}},
+		dialogAction{label: "Close", isDefault: true, isCancel: true})
+	k.focus = list
+	k.Resize(size)
+	k.Show()
+	return k
 }

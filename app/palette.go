@@ -45,10 +45,10 @@ func (w *Tab) appActions() []appAction {
 	return append([]appAction{
 		a("stop", "Stop", "Abort the run or the running !command", "Esc", w.actionStop),
 		a("new", "New session", "Start a fresh conversation", "Ctrl+N", w.actionNewSession),
-		a("open", "Open session…", "Browse and resume saved sessions", "Ctrl+O", w.actionBrowse),
+		a("open", "Open session…", "Browse and resume saved sessions", "Ctrl+O", w.panels.actionBrowse),
 		a("rename", "Rename session…", "Give this session a name", "", w.actionRename),
 		a("fork", "Fork from an earlier prompt…", "Branch the conversation", "", w.actionFork),
-		a("tree", "Session tree…", "See every branch", "Ctrl+Shift+E", w.actionTree),
+		a("tree", "Session tree…", "See every branch", "Ctrl+Shift+E", w.panels.actionTree),
 		a("new-tab", "New tab", "Another session with its own agent, in this folder", "Ctrl+T", func() { w.shell.NewTab() }),
 		a("remote-tab", "New tab on another machine…", "An agent on an SSH host", "", w.actionRemoteTab),
 		a("close-tab", "Close tab", "Stop this tab's agent", "Ctrl+W", func() { w.shell.closeTab(w) }),

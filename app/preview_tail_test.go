@@ -31,7 +31,7 @@ func TestWindowPreviewCancelled(t *testing.T) {
 		}
 		shown <- path
 	}
-	reads := &previewReads{w: w}
+	reads := &previewReads{host: w.tabHost}
 	onUI(func() {
 		// Both on the UI goroutine at once: the first's answer cannot
 		// come in between.

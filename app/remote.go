@@ -46,30 +46,6 @@ func (w *Tab) connectRemote(spec remote.Spec) {
 	w.controller = model.NewRemoteController(w.session, w, spec, mirror)
 }
 
-// where names the working folder in the header and the title: the folder,
-// on a host when the agent runs on one.
-func (w *Tab) where(full bool) string {
-	dir := w.started.dir
-	var spec remote.Spec
-	onHost := false
-	if w.controller != nil {
-		spec, onHost = w.controller.Remote()
-	}
-	switch {
-	case !full && dir != "":
-		dir = filepath.Base(dir)
-	case full && !onHost:
-		dir = kit.DisplayPath(dir) // a host's home is not this one's
-	}
-	if !onHost {
-		return dir
-	}
-	if dir == "" {
-		dir = "~"
-	}
-	return spec.Host.Name() + ":" + dir
-}
-
 // cacheDir is a folder of the app's in the user's cache folder (a
 // temporary one where there is none).
 func cacheDir(parts ...string) string {
@@ -89,4 +65,28 @@ func safeName(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// where names the working folder in the header and the title: the folder,
+// on a host when the agent runs on one.
+func (h *tabHost) where(full bool) string {
+	dir := h.started.dir
+	var spec remote.Spec
+	onHost := false
+	if h.controller != nil {
+		spec, onHost = h.controller.Remote()
+	}
+	switch {
+	case !full && dir != "":
+		dir = filepath.Base(dir)
+	case full && !onHost:
+		dir = kit.DisplayPath(dir) // a host's home is not this one's
+	}
+	if !onHost {
+		return dir
+	}
+	if dir == "" {
+		dir = "~"
+	}
+	return spec.Host.Name() + ":" + dir
 }

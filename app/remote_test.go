@@ -66,7 +66,7 @@ func TestWindowAgentOverSSH(t *testing.T) {
 		t.Errorf("the status bar says %q, want the host and the round trip", c)
 	}
 	var info model.WelcomeInfo
-	onUI(func() { info = w.welcomeInfo(w.drawn) })
+	onUI(func() { info = w.panels.welcomeInfo(w.drawn) })
 	if !strings.Contains(info.Agent, "on "+sshtest.Alias) {
 		t.Errorf("the first screen says the agent is %q", info.Agent)
 	}

@@ -28,7 +28,7 @@ func TestWindowSessionWithGoneFolder(t *testing.T) {
 
 	var b *sessions.SessionBrowser
 	onUI(func() {
-		w.actionBrowse()
+		w.panels.actionBrowse()
 		b = w.modals.top().(*keyDialog).content.(*sessions.SessionBrowser)
 		b.OnScopeChanged(true)
 	})
@@ -91,14 +91,14 @@ func TestWindowSessionWithGoneFolder(t *testing.T) {
 
 	// View read-only.
 	onUI(func() {
-		w.openSession(sessionfiles.Info{Path: src, Cwd: sessionfiles.Cwd(src), Name: "browser fixture"})
+		w.panels.openSession(sessionfiles.Info{Path: src, Cwd: sessionfiles.Cwd(src), Name: "browser fixture"})
 	})
 	onUI(func() { w.modals.top().(*keyDialog).button("View read-only").Tapped(nil) })
 	var ro fyne.Window
 	testsupport.Eventually(t, "the read-only window", func() bool {
 		onUI(func() {
-			if len(w.readOnly) > 0 {
-				ro = w.readOnly[0]
+			if len(w.panels.readOnly) > 0 {
+				ro = w.panels.readOnly[0]
 			}
 		})
 		return ro != nil
@@ -110,7 +110,7 @@ func TestWindowSessionWithGoneFolder(t *testing.T) {
 	}
 	onUI(func() { ro.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape}) })
 	var left int
-	onUI(func() { left = len(w.readOnly) })
+	onUI(func() { left = len(w.panels.readOnly) })
 	if left != 0 {
 		t.Fatal("Esc left the read-only window open")
 	}
@@ -141,7 +141,7 @@ func TestWindowFindsSessionsByTheirMessages(t *testing.T) {
 
 	var b *sessions.SessionBrowser
 	onUI(func() {
-		w.actionBrowse()
+		w.panels.actionBrowse()
 		b = w.modals.top().(*keyDialog).content.(*sessions.SessionBrowser)
 	})
 	// "scripted" is in the replies only, not in the title, folder or
@@ -179,7 +179,7 @@ func TestWindowPreviewReadsTheFile(t *testing.T) {
 	before := len(sentOfType(t, log, "switch_session")) + len(sentOfType(t, log, "get_messages"))
 	got := make(chan []model.PreviewMessage, 1)
 	onUI(func() {
-		reads := &previewReads{w: w}
+		reads := &previewReads{host: w.tabHost}
 		reads.read(src, func(path string, msgs []model.PreviewMessage, err error) {
 			if err != nil || path != src {
 				t.Errorf("preview of %s: %v", path, err)

@@ -55,8 +55,8 @@ func TestWindowShutdownStopsItsQueries(t *testing.T) {
 	})
 	onUI(func() {
 		w.loadCommands()
-		w.actionTree()
-		w.actionBrowse()
+		w.panels.actionTree()
+		w.panels.actionBrowse()
 		w.actionFork()
 	})
 	testsupport.Eventually(t, "queries running", func() bool { return len(windowGoroutines()) >= 2 })

@@ -30,9 +30,10 @@ type Tab struct {
 	// title is the window title while this tab is in front.
 	title string
 
-	session *model.Session
 	// The tab's surfaces.
 	composer *composer
+	panels   *sessionPanels
+	files    *agentFiles
 	frames   *uiloop.Frames
 	dialogs  *dialogQueue
 	probe    *uiloop.PaintProbe
@@ -50,17 +51,7 @@ type Tab struct {
 	firstPrompt string
 	// folder names the working folder beside the session's name.
 	folder *widget.Label
-	// welcome is the first screen of an empty conversation, recent what
-	// it knows of the folder's sessions.
-	welcome *chat.Welcome
-	recent  recentSessions
-	// ready is set once the first agent has loaded the session.
-	ready bool
-	// messages searches the sessions' messages for the browser;
-	// findOnOpen is a browser result being opened, to find in it.
-	messages   messageSearch
-	findOnOpen findTarget
-	body       *fyne.Container
+	body   *fyne.Container
 	// top is the header; split the conversation beside the sidebar.
 	top   fyne.CanvasObject
 	split fyne.CanvasObject
@@ -79,7 +70,6 @@ type Tab struct {
 	draft    *tabDraft
 	palette  *palette.CommandPalette
 	commands []model.PaletteItem
-	tree     *openTree
 	retry    *retryStrip
 	// mark is what the tab's label says of its state, as last drawn;
 	// unread is set when it finished (stopped, when it was stopped) while
@@ -89,10 +79,6 @@ type Tab struct {
 	stopped bool
 	// closed is set once the tab has left the window.
 	closed bool
-	// started is how the agent was last started, for Settings.
-	started startInfo
-	// readOnly are the windows showing a session read-only.
-	readOnly []fyne.Window
 	// stopBashTick stops the clock of running !commands.
 	stopBashTick func()
 }
@@ -100,11 +86,13 @@ type Tab struct {
 // newTab makes a tab of shell; start builds it.
 func newTab(shell *Window, flags Flags) *Tab {
 	a := shell.app
-	host := &tabHost{shell: shell, app: a, win: shell.win, bg: uiloop.NewWorkers(), modals: &modalStack{}}
+	host := &tabHost{shell: shell, app: a, win: shell.win, bg: uiloop.NewWorkers(), modals: &modalStack{},
+		session: model.NewSession()}
 	w := &Tab{tabHost: host, flags: flags, settings: LoadSettings(a.Preferences()),
-		session: model.NewSession(), view: container.NewStack()}
+		view: container.NewStack()}
 	host.tab = w
-	w.messages.w = w
+	w.panels = newSessionPanels(host)
+	w.files = &agentFiles{tabHost: host}
 	w.draft = newTabDraft(w, shell.drafts)
 	w.trust = newFolderTrust(w)
 	w.frames = uiloop.NewFrames(w.drawPaced)
@@ -154,7 +142,7 @@ func (w *Tab) build() {
 		}
 	}, func(string) { w.restart() })
 	w.sidebar = tools.NewToolSidebar()
-	w.sidebar.OnShowAll = w.openAgentFile
+	w.sidebar.OnShowAll = w.files.openAgentFile
 	w.models = palette.NewModelPicker()
 	// After a pick the keyboard goes back to the editor: a picker left
 	// focused would take the next keystrokes.
@@ -174,14 +162,14 @@ func (w *Tab) build() {
 	w.name.Truncation = fyne.TextTruncateEllipsis
 	w.folder = widget.NewLabel("")
 	w.folder.Importance = widget.LowImportance
-	w.welcome = chat.NewWelcome()
-	w.welcome.OnOpen = w.openRecent
-	w.welcome.OnBrowse = w.actionBrowse
+	w.panels.welcome = chat.NewWelcome()
+	w.panels.welcome.OnOpen = w.panels.openRecent
+	w.panels.welcome.OnBrowse = w.panels.actionBrowse
 	if w.flags.SSH == "" {
-		w.welcome.OnChooseFolder = w.chooseFolder
+		w.panels.welcome.OnChooseFolder = w.chooseFolder
 	}
-	w.welcome.OnChooseHost = w.actionRemoteTab
-	w.welcome.Hide()
+	w.panels.welcome.OnChooseHost = w.actionRemoteTab
+	w.panels.welcome.Hide()
 	w.toasts = status.NewToastLayer()
 	c := newComposer(w.tabHost, w.settings.BlinkCursor)
 	w.composer = c
@@ -192,7 +180,6 @@ func (w *Tab) build() {
 	c.attachmentsChanged = w.draft.keep
 	c.scrollToBottom = w.chat.ScrollToBottom
 	c.chooseModel = w.models.Open
-	c.workDir = func() string { return w.started.dir }
 	// Esc and the Stop button both clear the queue (back into the editor)
 	// and abort.
 	c.prompt.OnStop = w.stop
@@ -207,8 +194,9 @@ func (w *Tab) build() {
 	w.top = container.NewBorder(nil, nil, nil, container.NewHBox(w.folder, w.models, w.thinking, attachButton, settingsButton), w.name)
 	w.find = w.newFindBar()
 	w.modelSetup = newModelSetup(w)
+	w.panels.setup = w.modelSetup
 	split := container.NewHSplit(container.NewBorder(container.NewVBox(w.banner, w.find), nil, nil, nil,
-		container.NewStack(w.chat, w.welcome, w.modelSetup.object())), w.sidebar)
+		container.NewStack(w.chat, w.panels.welcome, w.modelSetup.object())), w.sidebar)
 	split.Offset = 0.68
 	w.split = split
 	bottom := container.NewVBox(w.retry.box, w.above, w.composer.draftRestore, w.composer.attachStrip, w.composer.prompt, w.below, w.status)
@@ -345,7 +333,7 @@ func (w *Tab) Notify(n model.Notice) {
 func (w *Tab) Settled(stopped bool) {
 	w.do(func() {
 		w.shell.tabFinished(w, stopped)
-		w.followTree()
+		w.panels.followTree()
 		if len(w.commands) == 0 {
 			w.loadCommands()
 		}

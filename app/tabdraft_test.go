@@ -118,7 +118,7 @@ func TestWindowClosedTabReopensWithDraft(t *testing.T) {
 	w, _ := openTestWindow(t)
 	var second *Tab
 	onUI(func() { second = w.shell.NewTab() })
-	testsupport.Eventually(t, "second tab ready", func() bool { return second.ready })
+	testsupport.Eventually(t, "second tab ready", func() bool { return second.panels.ready })
 	onUI(func() { second.composer.prompt.Editor.SetText("unsent words") })
 	onUI(func() { w.shell.closeTab(second) })
 	var toasts []model.Notice

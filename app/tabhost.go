@@ -23,9 +23,12 @@ type tabHost struct {
 	// bg runs the tab's background work; closing the tab stops it first.
 	bg     *uiloop.Workers
 	toasts *status.ToastLayer
-	// controller drives the tab's agent; nil until one is started, and
-	// replaced when it restarts.
+	// session is what the tab's agent has said, as the view is drawn from;
+	// controller drives the agent: nil until one is started, and replaced
+	// when it restarts; started is how it was last started.
+	session    *model.Session
 	controller *model.Controller
+	started    startInfo
 	// drawn is the last view drawn, so unchanged parts are skipped; the
 	// surfaces read it, only the tab's draw writes it.
 	drawn model.View
@@ -47,4 +50,12 @@ func (h *tabHost) focus(obj fyne.Focusable) {
 	if h.isCurrent() {
 		h.win.Canvas().Focus(obj)
 	}
+}
+
+func (h *tabHost) needAgent() bool {
+	if h.controller == nil {
+		h.message("No agent", "Choose the agent executable first.")
+		return false
+	}
+	return true
 }

@@ -37,7 +37,7 @@ func TestWindowFirstScreen(t *testing.T) {
 	testsupport.Eventually(t, "the first screen with the recent sessions", func() bool {
 		onUI(func() {
 			w.draw()
-			info = w.welcomeInfo(w.drawn)
+			info = w.panels.welcomeInfo(w.drawn)
 		})
 		return info.RecentLoaded && info.Model != "" && info.Agent != ""
 	})
@@ -55,16 +55,18 @@ func TestWindowFirstScreen(t *testing.T) {
 	}
 	var title, header, folder string
 	var shown bool
-	onUI(func() { title, header, folder, shown = w.win.Title(), w.name.Text, w.folder.Text, w.welcome.Visible() })
+	onUI(func() {
+		title, header, folder, shown = w.win.Title(), w.name.Text, w.folder.Text, w.panels.welcome.Visible()
+	})
 	if title != "zebra-project — "+appTitle || header != "Untitled session" || folder != kit.DisplayPath(work) || !shown {
 		t.Fatalf("title %q, header %q, folder %q, first screen shown %v", title, header, folder, shown)
 	}
 
-	onUI(func() { w.welcome.OnOpen(here) })
+	onUI(func() { w.panels.welcome.OnOpen(here) })
 	testsupport.Eventually(t, "switched to the recent session", func() bool { return len(sentOfType(t, log, "switch_session")) == 1 })
 	testsupport.Eventually(t, "the transcript instead of the first screen", func() bool {
 		v := drawn(w)
-		onUI(func() { shown, title, header = w.welcome.Visible(), w.win.Title(), w.name.Text })
+		onUI(func() { shown, title, header = w.panels.welcome.Visible(), w.win.Title(), w.name.Text })
 		return len(v.Items) > 0 && !shown
 	})
 	// The recorded session has a name; without it the first prompt's

@@ -13,7 +13,7 @@ import (
 // tab's workers: selecting another session or closing the browser cancels
 // the read under way, which then shows nothing.
 type previewReads struct {
-	w *Tab
+	host *tabHost
 
 	mu     sync.Mutex
 	cancel context.CancelFunc
@@ -30,8 +30,8 @@ func (p *previewReads) read(path string, show func(path string, msgs []model.Pre
 	}
 	p.cancel = cancel
 	p.mu.Unlock()
-	c := p.w.controller
-	p.w.bg.Go(func(bg context.Context) {
+	c := p.host.controller
+	p.host.bg.Go(func(bg context.Context) {
 		defer context.AfterFunc(bg, cancel)() // the tab closes
 		local, err := c.SessionFile(ctx, path)
 		var preview []model.PreviewMessage
@@ -42,7 +42,7 @@ func (p *previewReads) read(path string, show func(path string, msgs []model.Pre
 		if ctx.Err() != nil {
 			return
 		}
-		p.w.do(func() {
+		p.host.do(func() {
 			// Another session was selected, or the browser closed, since.
 			if ctx.Err() == nil {
 				show(path, preview, err)

@@ -17,7 +17,7 @@ import (
 // the files stay the truth, so a damaged index is rebuilt and a missing one
 // built. All of it runs on the window's workers, never on the UI goroutine.
 type messageSearch struct {
-	w *Tab
+	host *tabHost
 	// shared is where the share comes from; processIndex when nil.
 	shared *sharedIndex
 
@@ -47,7 +47,7 @@ func (s *messageSearch) catchUp(roots []string, updated func()) {
 		s.opened, s.idx, s.err = opened, nil, nil
 	}
 	s.mu.Unlock()
-	s.w.bg.Go(func(ctx context.Context) {
+	s.host.bg.Go(func(ctx context.Context) {
 		if first {
 			idx, err := s.source().acquire(ctx)
 			s.mu.Lock()
@@ -62,7 +62,7 @@ func (s *messageSearch) catchUp(roots []string, updated func()) {
 		// A failed update leaves what was indexed before searchable.
 		idx.Update(ctx, roots)
 		if ctx.Err() == nil {
-			s.w.do(updated)
+			s.host.do(updated)
 		}
 	})
 }
@@ -108,7 +108,7 @@ func (s *messageSearch) index(ctx context.Context) (*sessionindex.Index, error) 
 // search looks for query and hands the sessions found to answer on the UI
 // goroutine; the browser drops answers to queries it no longer shows.
 func (s *messageSearch) search(query string, answer func(query string, hits []model.MessageHit)) {
-	s.w.bg.Go(func(ctx context.Context) {
+	s.host.bg.Go(func(ctx context.Context) {
 		idx, err := s.index(ctx)
 		if err != nil {
 			return
@@ -125,7 +125,7 @@ func (s *messageSearch) search(query string, answer func(query string, hits []mo
 			}
 			hits = append(hits, hit)
 		}
-		s.w.do(func() { answer(query, hits) })
+		s.host.do(func() { answer(query, hits) })
 	})
 }
 
