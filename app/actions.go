@@ -23,27 +23,34 @@ import (
 // shortcuts. Each runs on the UI goroutine and hands agent work to the
 // controller.
 
-func (w *Tab) actionNewSession() {
-	if w.needAgent() {
-		w.controller.NewSession()
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func (c *tabCommands) actionNewSession() {
+	if c.needAgent() {
+		c.controller.NewSession()
 	}
 }
 
 // actionRename names the session: the name is selected, so typing
 // replaces it; Enter renames, Esc cancels. Rename waits for a name.
-func (w *Tab) actionRename() {
-	if !w.needAgent() {
+func (c *tabCommands) actionRename() {
+	if !c.needAgent() {
 		return
 	}
-	k := newKeyDialog(w.win, w.modals)
+	k := newKeyDialog(c.win, c.modals)
 	entry := kit.NewDialogEntry(k.Keys())
-	entry.SetText(w.drawn.SessionName)
+	entry.SetText(c.drawn.SessionName)
 	entry.SetPlaceHolder("Session name")
 	k.focus = entry
 	k.build("Rename session", widget.NewForm(widget.NewFormItem("Name", entry)),
 		dialogAction{label: "Cancel", isCancel: true},
 		dialogAction{label: "Rename", icon: theme.ConfirmIcon(), isDefault: true, run: func() {
-			w.controller.Rename(strings.TrimSpace(entry.Text))
+			c.controller.Rename(strings.TrimSpace(entry.Text))
 		}})
 	rename := k.button("Rename")
 	entry.OnChanged = func(text string) {
@@ -59,31 +66,31 @@ func (w *Tab) actionRename() {
 	entry.TypedShortcut(&fyne.ShortcutSelectAll{})
 }
 
-func (w *Tab) actionClone() {
-	if w.needAgent() {
-		w.controller.Clone()
+func (c *tabCommands) actionClone() {
+	if c.needAgent() {
+		c.controller.Clone()
 	}
 }
 
 // actionFork lists the earlier prompts to branch from.
-func (w *Tab) actionFork() {
-	if !w.needAgent() {
+func (c *tabCommands) actionFork() {
+	if !c.needAgent() {
 		return
 	}
-	model.Ask(w.controller, model.CallTimeout, w.controller.ForkMessages, func(msgs []rpcconn.ForkMessage, err error) {
+	model.Ask(c.controller, model.CallTimeout, c.controller.ForkMessages, func(msgs []rpcconn.ForkMessage, err error) {
 		if err != nil {
-			w.showError(err)
+			c.showError(err)
 			return
 		}
 		if len(msgs) == 0 {
-			w.message("Fork", "There is no earlier prompt to fork from yet.")
+			c.message("Fork", "There is no earlier prompt to fork from yet.")
 			return
 		}
 		texts := make([]string, len(msgs))
 		for i, m := range msgs {
 			texts[i] = model.OneLine(m.Text, 100)
 		}
-		k := newKeyDialog(w.win, w.modals)
+		k := newKeyDialog(c.win, c.modals)
 		list := palette.NewOptionList(texts, k.Keys())
 		k.focus = list.Focusable()
 		k.build("Fork from an earlier prompt", container.NewBorder(
@@ -92,7 +99,7 @@ func (w *Tab) actionFork() {
 			dialogAction{label: "Cancel", isCancel: true},
 			dialogAction{label: "Fork", icon: theme.ConfirmIcon(), isDefault: true, run: func() {
 				if i := list.Selected(); i >= 0 {
-					w.controller.Fork(msgs[i].EntryID)
+					c.controller.Fork(msgs[i].EntryID)
 				}
 			}})
 		fork := k.button("Fork")
@@ -105,68 +112,68 @@ func (w *Tab) actionFork() {
 }
 
 // actionExport asks where to save the HTML export, then offers to open it.
-func (w *Tab) actionExport() {
-	if !w.needAgent() {
+func (c *tabCommands) actionExport() {
+	if !c.needAgent() {
 		return
 	}
 	name := "session.html"
-	if n := w.drawn.SessionName; n != "" {
+	if n := c.drawn.SessionName; n != "" {
 		name = strings.ReplaceAll(n, string(filepath.Separator), "-") + ".html"
 	}
-	w.askNative(native.File().Title("Export session as HTML").Filter("HTML", "html").SetStartFile(name).Save, w.export,
+	c.askNative(native.File().Title("Export session as HTML").Filter("HTML", "html").SetStartFile(name).Save, c.export,
 		func() {
 			d := dialog.NewFileSave(func(u fyne.URIWriteCloser, err error) {
 				if err != nil || u == nil {
 					return
 				}
 				u.Close()
-				w.export(u.URI().Path())
-			}, w.win)
+				c.export(u.URI().Path())
+			}, c.win)
 			d.SetFileName(name)
-			w.showFileDialog(d)
+			c.showFileDialog(d)
 		})
 }
 
-func (w *Tab) export(path string) {
+func (c *tabCommands) export(path string) {
 	if filepath.Ext(path) == "" {
 		path += ".html"
 	}
-	export := func(ctx context.Context) (string, error) { return w.controller.ExportHTML(ctx, path) }
-	model.Ask(w.controller, model.CallTimeout, export, func(written string, err error) {
+	export := func(ctx context.Context) (string, error) { return c.controller.ExportHTML(ctx, path) }
+	model.Ask(c.controller, model.CallTimeout, export, func(written string, err error) {
 		if err != nil {
-			w.showError(fmt.Errorf("export: %w", err))
+			c.showError(fmt.Errorf("export: %w", err))
 			return
 		}
-		w.ask("Exported", "Saved to "+written+".\nOpen it now?",
+		c.ask("Exported", "Saved to "+written+".\nOpen it now?",
 			dialogAction{label: "Close", isCancel: true},
-			dialogAction{label: "Open", icon: theme.FileIcon(), isDefault: true, run: func() { w.files.openExport(written) }})
+			dialogAction{label: "Open", icon: theme.FileIcon(), isDefault: true, run: func() { c.openExport(written) }})
 	})
 }
 
-func (w *Tab) actionCopyLastAnswer() {
-	if !w.needAgent() {
+func (c *tabCommands) actionCopyLastAnswer() {
+	if !c.needAgent() {
 		return
 	}
-	model.Ask(w.controller, model.CallTimeout, w.controller.LastAnswer, func(text string, err error) {
+	model.Ask(c.controller, model.CallTimeout, c.controller.LastAnswer, func(text string, err error) {
 		switch {
 		case err != nil:
-			w.showError(fmt.Errorf("copy the last answer: %w", err))
+			c.showError(fmt.Errorf("copy the last answer: %w", err))
 		case text == "":
-			w.toasts.Show("There is no answer to copy yet", model.NoticeInfo)
+			c.toasts.Show("There is no answer to copy yet", model.NoticeInfo)
 		default:
-			w.app.Clipboard().SetContent(text)
-			w.toasts.Show("Last answer copied", model.NoticeInfo)
+			c.app.Clipboard().SetContent(text)
+			c.toasts.Show("Last answer copied", model.NoticeInfo)
 		}
 	})
 }
 
 // actionCompact asks for optional instructions; Enter starts a new line
 // in them, Ctrl+Enter (or Enter on the Compact button) compacts.
-func (w *Tab) actionCompact() {
-	if !w.needAgent() {
+func (c *tabCommands) actionCompact() {
+	if !c.needAgent() {
 		return
 	}
-	k := newKeyDialog(w.win, w.modals)
+	k := newKeyDialog(c.win, c.modals)
 	entry := kit.NewDialogMultiLineEntry(k.Keys())
 	entry.SetPlaceHolder("Optional: what the summary should focus on")
 	entry.SetMinRowsVisible(3)
@@ -176,7 +183,7 @@ func (w *Tab) actionCompact() {
 	k.build("Compact the conversation", container.NewVBox(widget.NewForm(widget.NewFormItem("Instructions", entry)), hint),
 		dialogAction{label: "Cancel", isCancel: true},
 		dialogAction{label: "Compact", icon: theme.ConfirmIcon(), isDefault: true, run: func() {
-			w.controller.Compact(strings.TrimSpace(entry.Text))
+			c.controller.Compact(strings.TrimSpace(entry.Text))
 		}})
 	k.Resize(fyne.NewSize(520, 260))
 	k.Show()
@@ -184,12 +191,12 @@ func (w *Tab) actionCompact() {
 
 // actionModes edits the agent's run settings. Space toggles a box, the
 // arrows pick a mode, Enter applies, Esc cancels.
-func (w *Tab) actionModes() {
-	if !w.needAgent() {
+func (c *tabCommands) actionModes() {
+	if !c.needAgent() {
 		return
 	}
-	m := w.session.Modes()
-	k := newKeyDialog(w.win, w.modals)
+	m := c.session.Modes()
+	k := newKeyDialog(c.win, c.modals)
 	autoCompact := kit.NewDialogCheck("Compact automatically when the context is nearly full", k.Keys())
 	autoCompact.SetChecked(m.AutoCompaction)
 	autoRetry := kit.NewDialogCheck("Retry automatically after transient errors", k.Keys())
@@ -209,24 +216,17 @@ func (w *Tab) actionModes() {
 	k.build("Agent behaviour", widget.NewForm(items...),
 		dialogAction{label: "Cancel", isCancel: true},
 		dialogAction{label: "Apply", icon: theme.ConfirmIcon(), isDefault: true, run: func() {
-			w.controller.SetModes(model.AgentModes{AutoCompaction: autoCompact.Checked, AutoRetry: autoRetry.Checked,
+			c.controller.SetModes(model.AgentModes{AutoCompaction: autoCompact.Checked, AutoRetry: autoRetry.Checked,
 				SteeringMode: steering.Selected(), FollowUpMode: followUp.Selected()})
 		}})
 	k.Resize(fyne.NewSize(600, 300))
 	k.Show()
 }
 
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
+func (c *tabCommands) actionRestart() { c.restart() }
 
-func (w *Tab) actionRestart() { w.restart() }
-
-func (w *Tab) actionAbortRetry() {
-	if w.needAgent() {
-		w.controller.AbortRetry()
+func (c *tabCommands) actionAbortRetry() {
+	if c.needAgent() {
+		c.controller.AbortRetry()
 	}
 }

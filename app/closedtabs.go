@@ -111,13 +111,13 @@ func (c *closedTabs) choose(t *Tab) {
 		items[i] = model.PaletteItem{ID: id, Title: ct.title, Detail: closedDetail(ct), Source: "closed"}
 		byID[id] = ct
 	}
-	t.palette.SetItems(items)
-	t.palette.OnRun = func(it model.PaletteItem) {
+	t.commands.palette.SetItems(items)
+	t.commands.palette.OnRun = func(it model.PaletteItem) {
 		if ct, ok := byID[it.ID]; ok {
 			c.reopen(ct)
 		}
 	}
-	t.palette.Show(t.win.Canvas())
+	t.commands.palette.Show(t.win.Canvas())
 }
 
 // closedDetail says when ct was closed and what draft it holds.

@@ -55,7 +55,7 @@ func (w *Tab) connect() {
 			v := w.session.View(&w.drawn)
 			w.modelSetup.update(v)
 			w.panels.updateWelcome(v)
-			w.loadCommands()
+			w.commands.loadCommands()
 			w.panels.loadRecent()
 		})
 	}

@@ -132,14 +132,14 @@ func TestWindowDialogsCloseOnEscape(t *testing.T) {
 		name string
 		open func()
 	}{
-		{"Rename", w.actionRename},
+		{"Rename", w.commands.actionRename},
 		{"Settings", w.showSettings},
-		{"Agent behaviour", w.actionModes},
-		{"Compact", w.actionCompact},
-		{"Fork", w.actionFork},
+		{"Agent behaviour", w.commands.actionModes},
+		{"Compact", w.commands.actionCompact},
+		{"Fork", w.commands.actionFork},
 		{"Sessions", w.panels.actionBrowse},
 		{"Session tree", w.panels.actionTree},
-		{"Notifications", w.actionNotifications},
+		{"Notifications", w.commands.actionNotifications},
 		{"Image preview", func() { w.composer.previewImage(imageID) }},
 		{"Images to a text model", func() { w.composer.confirmImagesForTextModel(func() { t.Error("sent after Esc") }) }},
 		{"Exported", func() {
@@ -173,14 +173,14 @@ func TestWindowDialogsSubmitOnEnter(t *testing.T) {
 	w, log := openTestWindow(t)
 
 	// Rename: the old name is selected, typing replaces it, Enter renames.
-	onUI(w.actionRename)
+	onUI(w.commands.actionRename)
 	typeInto(w, "Grüße an alle")
 	press(w, fyne.KeyReturn)
 	testsupport.Eventually(t, "renamed", func() bool { return len(sentOfType(t, log, "set_session_name")) == 1 })
 	if got := sentOfType(t, log, "set_session_name")[0]["name"]; got != "Grüße an alle" || dialogOpen(w) {
 		t.Fatalf("renamed to %v, dialog open %v", got, dialogOpen(w))
 	}
-	onUI(w.actionRename)
+	onUI(w.commands.actionRename)
 	onUI(func() { w.win.Canvas().Focused().(*kit.DialogEntry).SetText("   ") })
 	press(w, fyne.KeyReturn)
 	if !dialogOpen(w) {
@@ -210,13 +210,13 @@ func TestWindowDialogsSubmitOnEnter(t *testing.T) {
 	}
 
 	// Agent behaviour: Space toggles the focused box, Enter applies.
-	onUI(w.actionModes)
+	onUI(w.commands.actionModes)
 	typeInto(w, " ")
 	press(w, fyne.KeyReturn)
 	testsupport.Eventually(t, "applied", func() bool { return len(sentOfType(t, log, "set_auto_compaction")) == 1 })
 
 	// Compact: Enter is a new line, Ctrl+Enter compacts.
-	onUI(w.actionCompact)
+	onUI(w.commands.actionCompact)
 	typeInto(w, "keep the API notes")
 	press(w, fyne.KeyReturn)
 	typeInto(w, "and the tests")
@@ -233,7 +233,7 @@ func TestWindowDialogsSubmitOnEnter(t *testing.T) {
 	// Enter forks from it.
 	typeAndSend(w, "the prompt to fork from")
 	testsupport.Eventually(t, "reply", func() bool { return settledReply(w) })
-	onUI(w.actionFork)
+	onUI(w.commands.actionFork)
 	testsupport.Eventually(t, "fork list", func() bool { return dialogOpen(w) })
 	press(w, fyne.KeyReturn)
 	if !dialogOpen(w) || len(sentOfType(t, log, "fork")) != 0 {

@@ -23,41 +23,14 @@ import (
 // by setting "enabled" in the mcp.json that defines the server and
 // restarting the agent, and says how to do it by hand where it cannot.
 type mcpPanel struct {
-	tab    *Tab
-	k      *keyDialog
-	list   *fyne.Container
-	note   *widget.Label
-	busy   bool
-	closed bool
-}
-
-// hasCommand reports whether the agent lists the command (name without /).
-func (w *Tab) hasCommand(name string) bool {
-	return slices.ContainsFunc(w.commands, func(c model.PaletteItem) bool { return c.Title == "/"+name })
-}
-
-// actionMCP opens the panel (palette, Agent menu).
-func (w *Tab) actionMCP() {
-	if !w.needAgent() {
-		return
-	}
-	if !w.hasCommand("mcp") {
-		w.message("MCP servers", "This agent lists no /mcp command, so it offers no MCP servers over RPC. "+
-			"pi 1.6 does: add a server with pi mcp add NAME -- COMMAND in a terminal (or in ~/.pi/agent/mcp.json), then restart the agent.")
-		return
-	}
-	p := &mcpPanel{tab: w, list: container.NewVBox(), note: factLabel("Asking the agent…")}
-	w.mcp = p
-	p.k = newKeyDialog(w.win, w.modals)
-	byHand := inUseLabel("Adding and removing servers is not offered over RPC: use pi mcp add NAME -- COMMAND (or --url URL) and pi mcp remove NAME in a terminal, or edit mcp.json, then restart the agent.")
-	content := container.NewBorder(p.note, byHand, nil, nil, container.NewVScroll(p.list))
-	p.k.build("MCP servers", content,
-		dialogAction{label: "Refresh", icon: theme.ViewRefreshIcon(), keepOpen: true, run: p.refresh},
-		dialogAction{label: "Close", isDefault: true, isCancel: true})
-	p.k.onClosed = func() { p.closed = true }
-	p.k.Resize(fyne.NewSize(720, 520))
-	p.k.Show()
-	p.refresh()
+	host *tabHost
+	// restart starts the tab's agent again, to read a changed mcp.json.
+	restart func()
+	k       *keyDialog
+	list    *fyne.Container
+	note    *widget.Label
+	busy    bool
+	closed  bool
 }
 
 // refresh asks /mcp for the servers' states.
@@ -88,7 +61,7 @@ func isMCPStatus(n model.Notice) bool {
 // notice want takes, to done on the UI goroutine; one at a time. Of
 // several notices the last is the command's own.
 func (p *mcpPanel) run(command string, want func(model.Notice) bool, done func(text string)) {
-	t := p.tab
+	t := p.host
 	if p.busy || t.controller == nil {
 		return
 	}
@@ -166,14 +139,14 @@ func (p *mcpPanel) row(s model.MCPServer) fyne.CanvasObject {
 
 // refreshSoon asks again once the action's own command is done.
 func (p *mcpPanel) refreshSoon() {
-	p.tab.do(p.refresh)
+	p.host.do(p.refresh)
 }
 
 // setEnabled turns a server on or off in the mcp.json that defines it and
 // restarts the agent, which reads the file at start; the panel asks again
 // once the agent is back.
 func (p *mcpPanel) setEnabled(server string, on bool) {
-	t := p.tab
+	t := p.host
 	if _, remote := t.controller.Remote(); remote {
 		p.note.SetText("Enabling and disabling is not offered over RPC, and this agent's files are on its host: set \"enabled\" of " + server + " in mcp.json there, then restart the agent.")
 		return
@@ -201,7 +174,7 @@ func (p *mcpPanel) setEnabled(server string, on bool) {
 					what = "Enabled "
 				}
 				p.note.SetText(what + server + " in " + path + ". The agent restarts to read it; Refresh once it is back.")
-				t.restart()
+				p.restart()
 			}
 		})
 	})
@@ -222,4 +195,33 @@ func mcpSummary(servers []model.MCPServer) string {
 		parts = append(parts, strconv.Itoa(counts[st])+" "+st)
 	}
 	return strings.Join(parts, ", ") + "."
+}
+
+// hasCommand reports whether the agent lists the command (name without /).
+func (c *tabCommands) hasCommand(name string) bool {
+	return slices.ContainsFunc(c.agentCommands, func(c model.PaletteItem) bool { return c.Title == "/"+name })
+}
+
+// actionMCP opens the panel (palette, Agent menu).
+func (c *tabCommands) actionMCP() {
+	if !c.needAgent() {
+		return
+	}
+	if !c.hasCommand("mcp") {
+		c.message("MCP servers", "This agent lists no /mcp command, so it offers no MCP servers over RPC. "+
+			"pi 1.6 does: add a server with pi mcp add NAME -- COMMAND in a terminal (or in ~/.pi/agent/mcp.json), then restart the agent.")
+		return
+	}
+	p := &mcpPanel{host: c.tabHost, restart: c.restart, list: container.NewVBox(), note: factLabel("Asking the agent…")}
+	c.mcp = p
+	p.k = newKeyDialog(c.win, c.modals)
+	byHand := inUseLabel("Adding and removing servers is not offered over RPC: use pi mcp add NAME -- COMMAND (or --url URL) and pi mcp remove NAME in a terminal, or edit mcp.json, then restart the agent.")
+	content := container.NewBorder(p.note, byHand, nil, nil, container.NewVScroll(p.list))
+	p.k.build("MCP servers", content,
+		dialogAction{label: "Refresh", icon: theme.ViewRefreshIcon(), keepOpen: true, run: p.refresh},
+		dialogAction{label: "Close", isDefault: true, isCancel: true})
+	p.k.onClosed = func() { p.closed = true }
+	p.k.Resize(fyne.NewSize(720, 520))
+	p.k.Show()
+	p.refresh()
 }

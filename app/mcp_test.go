@@ -30,8 +30,8 @@ rl.on("line", (line) => {
 func mcpPanelText(w *Tab) string {
 	var text string
 	onUI(func() {
-		if w.mcp != nil {
-			text = w.mcp.note.Text + "\n" + visibleTexts(w.mcp.list)
+		if w.commands.mcp != nil {
+			text = w.commands.mcp.note.Text + "\n" + visibleTexts(w.commands.mcp.list)
 		}
 	})
 	return text
@@ -63,17 +63,17 @@ func TestRealAgentMCPServers(t *testing.T) {
 	w := openWindowWith(t, Flags{Agent: env.Binary, Dir: env.WorkDir, AgentArgs: env.Args})
 	testsupport.Eventually(t, "the agent's commands", func() bool {
 		var n int
-		onUI(func() { n = len(w.commands) })
+		onUI(func() { n = len(w.commands.agentCommands) })
 		return n > 0 || !pienv.Selected().IsCurrent()
 	})
 	if !pienv.Selected().IsCurrent() {
-		onUI(w.actionMCP)
+		onUI(w.commands.actionMCP)
 		if q := dialogSays(w); !strings.Contains(q, "lists no /mcp command") {
 			t.Fatalf("%s: the window said %q", pienv.Selected(), q)
 		}
 		return
 	}
-	onUI(w.actionMCP)
+	onUI(w.commands.actionMCP)
 	testsupport.Eventually(t, "the servers listed", func() bool {
 		text := mcpPanelText(w)
 		return strings.Contains(text, "echo") && strings.Contains(text, "broken")
@@ -86,13 +86,13 @@ func TestRealAgentMCPServers(t *testing.T) {
 	}
 	// Reconnect the broken one: the agent's answer shows.
 	onUI(func() {
-		w.mcp.run("/mcp reconnect broken", func(n model.Notice) bool { return strings.Contains(n.Text, "broken") },
-			func(s string) { w.mcp.note.SetText(s) })
+		w.commands.mcp.run("/mcp reconnect broken", func(n model.Notice) bool { return strings.Contains(n.Text, "broken") },
+			func(s string) { w.commands.mcp.note.SetText(s) })
 	})
 	testsupport.Eventually(t, "the reconnect's answer", func() bool { return strings.Contains(mcpPanelText(w), "failed to connect") })
 
 	// Disable echo: mcp.json says so, and the restarted agent too.
-	onUI(func() { w.mcp.setEnabled("echo", false) })
+	onUI(func() { w.commands.mcp.setEnabled("echo", false) })
 	testsupport.Eventually(t, "mcp.json written", func() bool {
 		b, _ := os.ReadFile(mcpFile)
 		return strings.Contains(string(b), `"enabled": false`)
@@ -103,14 +103,14 @@ func TestRealAgentMCPServers(t *testing.T) {
 		var buttons []string
 		var text string
 		onUI(func() {
-			ready, busy = w.session.View(nil).Status.Connected, w.mcp.busy
-			for _, o := range w.mcp.list.Objects {
+			ready, busy = w.session.View(nil).Status.Connected, w.commands.mcp.busy
+			for _, o := range w.commands.mcp.list.Objects {
 				walkButtons(o, func(b *widget.Button) { buttons = append(buttons, b.Text) })
 			}
-			text = visibleTexts(w.mcp.list)
+			text = visibleTexts(w.commands.mcp.list)
 		})
 		if ready && !busy {
-			onUI(w.mcp.refresh)
+			onUI(w.commands.mcp.refresh)
 		}
 		return strings.Contains(text, "disabled") && slices.Contains(buttons, "Enable")
 	})

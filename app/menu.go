@@ -25,18 +25,21 @@ func menuItem(label string, action func(), sc fyne.Shortcut) *fyne.MenuItem {
 func (w *Window) buildMenu() *fyne.MainMenu {
 	ctrl := fyne.KeyModifierShortcutDefault
 	on := w.onTab
+	// cmd and panel run a surface's action of the tab in front.
+	cmd := func(f func(*tabCommands)) func() { return on(func(t *Tab) { f(t.commands) }) }
+	panel := func(f func(*sessionPanels)) func() { return on(func(t *Tab) { f(t.panels) }) }
 	session := fyne.NewMenu("Session",
-		menuItem("New session", on((*Tab).actionNewSession), shortcut(fyne.KeyN, ctrl)),
-		menuItem("Open session…", on(func(t *Tab) { t.panels.actionBrowse() }), shortcut(fyne.KeyO, ctrl)),
-		menuItem("Rename…", on((*Tab).actionRename), nil),
+		menuItem("New session", cmd((*tabCommands).actionNewSession), shortcut(fyne.KeyN, ctrl)),
+		menuItem("Open session…", panel((*sessionPanels).actionBrowse), shortcut(fyne.KeyO, ctrl)),
+		menuItem("Rename…", cmd((*tabCommands).actionRename), nil),
 		fyne.NewMenuItemSeparator(),
-		menuItem("Fork from an earlier prompt…", on((*Tab).actionFork), nil),
-		menuItem("Session tree…", on(func(t *Tab) { t.panels.actionTree() }), treeShortcut),
-		menuItem("System prompt…", on((*Tab).actionSystemPrompt), nil),
-		menuItem("Clone", on((*Tab).actionClone), nil),
+		menuItem("Fork from an earlier prompt…", cmd((*tabCommands).actionFork), nil),
+		menuItem("Session tree…", panel((*sessionPanels).actionTree), treeShortcut),
+		menuItem("System prompt…", cmd((*tabCommands).actionSystemPrompt), nil),
+		menuItem("Clone", cmd((*tabCommands).actionClone), nil),
 		fyne.NewMenuItemSeparator(),
-		menuItem("Export as HTML…", on((*Tab).actionExport), shortcut(fyne.KeyE, ctrl)),
-		menuItem("Copy last answer", on((*Tab).actionCopyLastAnswer), shortcut(fyne.KeyC, ctrl|fyne.KeyModifierShift)),
+		menuItem("Export as HTML…", cmd((*tabCommands).actionExport), shortcut(fyne.KeyE, ctrl)),
+		menuItem("Copy last answer", cmd((*tabCommands).actionCopyLastAnswer), shortcut(fyne.KeyC, ctrl|fyne.KeyModifierShift)),
 	)
 	tabs := fyne.NewMenu("Tabs",
 		menuItem("New tab", func() { w.NewTab() }, shortcut(fyne.KeyT, ctrl)),
@@ -50,22 +53,22 @@ func (w *Window) buildMenu() *fyne.MainMenu {
 	)
 	agent := fyne.NewMenu("Agent",
 		menuItem("Stop (Esc)", on((*Tab).actionStop), nil),
-		menuItem("Command palette…", on((*Tab).actionPalette), shortcut(fyne.KeyK, ctrl)),
+		menuItem("Command palette…", cmd((*tabCommands).actionPalette), shortcut(fyne.KeyK, ctrl)),
 		menuItem("Next model", on(func(t *Tab) { t.shortcut("cycle-model") }), shortcut(fyne.KeyP, ctrl)),
-		menuItem("Compact conversation…", on((*Tab).actionCompact), nil),
-		menuItem("Agent behaviour…", on((*Tab).actionModes), nil),
-		menuItem("Abort retry", on((*Tab).actionAbortRetry), nil),
+		menuItem("Compact conversation…", cmd((*tabCommands).actionCompact), nil),
+		menuItem("Agent behaviour…", cmd((*tabCommands).actionModes), nil),
+		menuItem("Abort retry", cmd((*tabCommands).actionAbortRetry), nil),
 		fyne.NewMenuItemSeparator(),
-		menuItem("Restart agent", on((*Tab).actionRestart), nil),
+		menuItem("Restart agent", cmd((*tabCommands).actionRestart), nil),
 		menuItem("Connect a model…", on(func(t *Tab) { t.modelSetup.openDialog() }), nil),
-		menuItem("MCP servers…", on((*Tab).actionMCP), nil),
+		menuItem("MCP servers…", cmd((*tabCommands).actionMCP), nil),
 		menuItem("Settings…", on((*Tab).showSettings), shortcut(fyne.KeyComma, ctrl)),
 	)
 	view := fyne.NewMenu("View",
 		menuItem("Find in conversation…", on((*Tab).actionFind), shortcut(fyne.KeyF, ctrl)),
 		fyne.NewMenuItemSeparator(),
-		menuItem("Notifications…", on((*Tab).actionNotifications), nil),
-		menuItem("Extension errors…", on((*Tab).actionExtensionLog), nil),
+		menuItem("Notifications…", cmd((*tabCommands).actionNotifications), nil),
+		menuItem("Extension errors…", cmd((*tabCommands).actionExtensionLog), nil),
 	)
 	return fyne.NewMainMenu(session, tabs, agent, view)
 }

@@ -8,16 +8,16 @@ import (
 	"knightcode.ai/desktop/widgets/status"
 )
 
-func (w *Tab) actionNotifications() {
-	w.showNoticeList("Notifications", w.toasts.History())
+func (c *tabCommands) actionNotifications() {
+	c.showNoticeList("Notifications", c.toasts.History())
 }
 
-func (w *Tab) actionExtensionLog() {
-	w.showNoticeList("Extension errors", w.extErrors)
+func (c *tabCommands) actionExtensionLog() {
+	c.showNoticeList("Extension errors", c.extErrors)
 }
 
-func (w *Tab) showNoticeList(title string, notices []model.Notice) {
-	k := newKeyDialog(w.win, w.modals)
+func (c *tabCommands) showNoticeList(title string, notices []model.Notice) {
+	k := newKeyDialog(c.win, c.modals)
 	list := status.NewNotificationList()
 	list.OnClose = k.Cancel
 	list.SetNotices(notices)
@@ -26,8 +26,8 @@ func (w *Tab) showNoticeList(title string, notices []model.Notice) {
 	k.build(title, list,
 		dialogAction{label: "Copy", icon: theme.ContentCopyIcon(), keepOpen: true, run: func() {
 			if text := list.SelectedText(); text != "" {
-				w.app.Clipboard().SetContent(text)
-				w.toasts.Show("Copied", model.NoticeInfo)
+				c.app.Clipboard().SetContent(text)
+				c.toasts.Show("Copied", model.NoticeInfo)
 			}
 		}},
 		dialogAction{label: "Close", isDefault: true, isCancel: true})

@@ -54,10 +54,10 @@ func TestWindowShutdownStopsItsQueries(t *testing.T) {
 		return false
 	})
 	onUI(func() {
-		w.loadCommands()
+		w.commands.loadCommands()
 		w.panels.actionTree()
 		w.panels.actionBrowse()
-		w.actionFork()
+		w.commands.actionFork()
 	})
 	testsupport.Eventually(t, "queries running", func() bool { return len(windowGoroutines()) >= 2 })
 

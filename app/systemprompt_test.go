@@ -18,7 +18,7 @@ import (
 // transcript too.
 func TestWindowSystemPrompt(t *testing.T) {
 	w, log := openTestWindow(t, "--fake-system-prompt", "--session-dir", t.TempDir())
-	onUI(w.actionSystemPrompt)
+	onUI(w.commands.actionSystemPrompt)
 	if q := dialogSays(w); !strings.Contains(q, "has not sent its system prompt") {
 		t.Fatalf("before the first turn the window said %q", q)
 	}
@@ -35,7 +35,7 @@ func TestWindowSystemPrompt(t *testing.T) {
 	if k := kinds(); len(k) != 2 || k[0] != model.ChatUser || k[1] != model.ChatAssistant {
 		t.Fatalf("transcript kinds %v: the system message made a turn", k)
 	}
-	onUI(w.actionSystemPrompt)
+	onUI(w.commands.actionSystemPrompt)
 	var md string
 	onUI(func() {
 		k, ok := w.modals.top().(*keyDialog)

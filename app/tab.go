@@ -34,6 +34,7 @@ type Tab struct {
 	composer *composer
 	panels   *sessionPanels
 	files    *agentFiles
+	commands *tabCommands
 	frames   *uiloop.Frames
 	dialogs  *dialogQueue
 	probe    *uiloop.PaintProbe
@@ -59,18 +60,13 @@ type Tab struct {
 	// connects a model, on the first screen and in Settings.
 	agentSetup *agentSetup
 	modelSetup *modelSetup
-	// trust asks about the folder's own agent files; mcp is the MCP
-	// panel last opened.
+	// trust asks about the folder's own agent files.
 	trust *folderTrust
-	mcp   *mcpPanel
 
-	extErrors    []model.Notice
 	above, below *prompt.ExtensionBlocks
 	// draft keeps what the tab has not sent, and brings it back.
-	draft    *tabDraft
-	palette  *palette.CommandPalette
-	commands []model.PaletteItem
-	retry    *retryStrip
+	draft *tabDraft
+	retry *retryStrip
 	// mark is what the tab's label says of its state, as last drawn;
 	// unread is set when it finished (stopped, when it was stopped) while
 	// in the background.
@@ -124,8 +120,8 @@ func (w *Tab) start() {
 // hideOverlays closes what floats over the tab, as it goes behind
 // another.
 func (w *Tab) hideOverlays() {
-	if w.palette.Showing() {
-		w.palette.Hide()
+	if w.commands.palette.Showing() {
+		w.commands.palette.Hide()
 	}
 	w.composer.hideOverlays()
 }
@@ -186,8 +182,16 @@ func (w *Tab) build() {
 	c.prompt.Editor.OnEscape = w.stop
 	c.prompt.Editor.OnShortcut = w.shortcut
 	w.above, w.below = prompt.NewExtensionBlocks(), prompt.NewExtensionBlocks()
-	w.retry = newRetryStrip(w.do, w.actionAbortRetry)
-	w.palette = palette.NewCommandPalette()
+	w.retry = newRetryStrip(w.do, w.commands.actionAbortRetry)
+	w.commands = newTabCommands(w.tabHost)
+	w.commands.appActions = w.appActions
+	w.commands.restart = w.restart
+	w.commands.openExport = w.files.openExport
+	w.commands.toEditor = func(text string) {
+		c.prompt.Editor.SetTextCursorAtEnd(text)
+		c.focusEditor()
+	}
+	w.commands.commandsLoaded = c.slash.SetCommands
 
 	settingsButton := widget.NewButtonWithIcon("", settingsIcon(), w.showSettings)
 	attachButton := widget.NewButtonWithIcon("", attachIcon(), w.composer.actionAttach)
@@ -231,8 +235,8 @@ func (w *Tab) typedKey(ev *fyne.KeyEvent) {
 	if w.modals.key(ev) {
 		return
 	}
-	if ev.Name == fyne.KeyEscape && w.palette.Showing() {
-		w.palette.Hide()
+	if ev.Name == fyne.KeyEscape && w.commands.palette.Showing() {
+		w.commands.palette.Hide()
 		return
 	}
 	w.chat.ScrollKey(ev.Name, 0)
@@ -281,7 +285,7 @@ func (w *Tab) shortcut(name string) {
 	case prompt.ShortcutNewSession:
 		w.controller.NewSession()
 	case prompt.ShortcutPalette:
-		w.actionPalette()
+		w.commands.actionPalette()
 	}
 }
 
@@ -320,7 +324,7 @@ func (w *Tab) Notify(n model.Notice) {
 	w.do(func() {
 		w.toasts.ShowNotice(n)
 		if n.Source == "extension_error" {
-			w.extErrors = append(w.extErrors, n)
+			w.commands.extErrors = append(w.commands.extErrors, n)
 		}
 		// Behind another tab, the toast waits unseen: the desktop says it.
 		if !w.shell.focused || !w.isCurrent() {
@@ -334,8 +338,8 @@ func (w *Tab) Settled(stopped bool) {
 	w.do(func() {
 		w.shell.tabFinished(w, stopped)
 		w.panels.followTree()
-		if len(w.commands) == 0 {
-			w.loadCommands()
+		if len(w.commands.agentCommands) == 0 {
+			w.commands.loadCommands()
 		}
 	})
 }

@@ -124,7 +124,7 @@ func TestTabsEachTalkToTheirOwnAgent(t *testing.T) {
 	}
 
 	// A dialog open in the tab left behind goes with it.
-	onUI(tabs[1].actionRename)
+	onUI(tabs[1].commands.actionRename)
 	onUI(func() { w.runShortcut(shortcut(fyne.KeyT, fyne.KeyModifierShortcutDefault)) })
 	third := current(w)
 	var overlays int
@@ -147,7 +147,7 @@ func TestTabsEachTalkToTheirOwnAgent(t *testing.T) {
 	if current(w) != third {
 		t.Fatal("Ctrl+PageUp from the first tab did not go round to the last")
 	}
-	onUI(third.actionRename) // closing the tab takes its dialog away too
+	onUI(third.commands.actionRename) // closing the tab takes its dialog away too
 	onUI(func() { w.runShortcut(shortcut(fyne.KeyW, fyne.KeyModifierShortcutDefault)) })
 	// In front now is the second tab, with the Rename it had open back.
 	var top modal
@@ -247,7 +247,7 @@ func TestTabsBackgroundDialogWaits(t *testing.T) {
 	if n := overlaysNow(); n != 0 {
 		t.Fatalf("a background tab's message shows in front (%d overlays)", n)
 	}
-	onUI(front.actionRename)
+	onUI(front.commands.actionRename)
 	if n := overlaysNow(); n != 1 {
 		t.Fatalf("%d overlays with Rename open, want 1", n)
 	}

@@ -19,7 +19,7 @@ import (
 func commandNames(w *Tab) []string {
 	var names []string
 	onUI(func() {
-		for _, c := range w.commands {
+		for _, c := range w.commands.agentCommands {
 			names = append(names, c.Title)
 		}
 	})

@@ -249,7 +249,7 @@ func TestWindowFireAndForgetRequests(t *testing.T) {
 			for _, n := range w.toasts.History() {
 				levels[n.Level] = true
 			}
-			errs = len(w.extErrors)
+			errs = len(w.commands.extErrors)
 		})
 		return levels[model.NoticeWarning] && levels[model.NoticeError] && errs == 1
 	})

@@ -1,0 +1,45 @@
+package app
+
+import (
+	"knightcode.ai/desktop/model"
+	"knightcode.ai/desktop/widgets/prompt"
+)
+
+// appActions are every action of the app, for the palette: the tab's own
+// and those of its surfaces and the window, each once.
+func (w *Tab) appActions() []appAction {
+	a := func(id, title, detail, sc string, run func()) appAction {
+		return appAction{model.PaletteItem{ID: "app:" + id, Title: title, Detail: detail, Source: "app", Shortcut: sc}, run}
+	}
+	return append([]appAction{
+		a("stop", "Stop", "Abort the run or the running !command", "Esc", w.actionStop),
+		a("new", "New session", "Start a fresh conversation", "Ctrl+N", w.commands.actionNewSession),
+		a("open", "Open session…", "Browse and resume saved sessions", "Ctrl+O", w.panels.actionBrowse),
+		a("rename", "Rename session…", "Give this session a name", "", w.commands.actionRename),
+		a("fork", "Fork from an earlier prompt…", "Branch the conversation", "", w.commands.actionFork),
+		a("tree", "Session tree…", "See every branch", "Ctrl+Shift+E", w.panels.actionTree),
+		a("new-tab", "New tab", "Another session with its own agent, in this folder", "Ctrl+T", func() { w.shell.NewTab() }),
+		a("remote-tab", "New tab on another machine…", "An agent on an SSH host", "", w.actionRemoteTab),
+		a("close-tab", "Close tab", "Stop this tab's agent", "Ctrl+W", func() { w.shell.closeTab(w) }),
+		a("reopen-tab", "Reopen closed tab", "The last tab closed, with its unsent draft", "Ctrl+Shift+T", w.shell.closed.reopenLast),
+		a("closed-tabs", "Recently closed tabs…", "Pick a closed tab to reopen", "", func() { w.shell.closed.choose(w) }),
+		a("next-tab", "Next tab", "", "Ctrl+Tab", func() { w.shell.step(1) }),
+		a("previous-tab", "Previous tab", "", "Ctrl+Shift+Tab", func() { w.shell.step(-1) }),
+		a("clone", "Clone session", "Copy this branch into a new session", "", w.commands.actionClone),
+		a("export", "Export as HTML…", "Save the transcript to share", "Ctrl+E", w.commands.actionExport),
+		a("system-prompt", "System prompt…", "What the agent tells the model before the conversation", "", w.commands.actionSystemPrompt),
+		a("copy", "Copy last answer", "", "Ctrl+Shift+C", w.commands.actionCopyLastAnswer),
+		a("find", "Find in conversation…", "Search the whole transcript", "Ctrl+F", w.actionFind),
+		a("compact", "Compact conversation…", "Summarise to free context", "", w.commands.actionCompact),
+		a("modes", "Agent behaviour…", "Auto-compaction, auto-retry, queue modes", "", w.commands.actionModes),
+		a("model", "Switch model", "Next model", "Ctrl+P", func() { w.shortcut(prompt.ShortcutCycleModel) }),
+		a("thinking", "Next thinking level", "", "Shift+Tab", func() { w.shortcut(prompt.ShortcutCycleThinking) }),
+		a("attach", "Attach images…", "PNG, JPEG, GIF or WebP", "", w.composer.actionAttach),
+		a("restart", "Restart agent", "", "", w.commands.actionRestart),
+		a("notifications", "Notifications…", "What extensions said", "", w.commands.actionNotifications),
+		a("errors", "Extension errors…", "", "", w.commands.actionExtensionLog),
+		a("settings", "Settings…", "Agent, working folder, theme, text size, models", "Ctrl+,", w.showSettings),
+		a("mcp", "MCP servers…", "The agent's MCP servers: state, reconnect, sign in, enable or disable", "", w.commands.actionMCP),
+		a("connect-model", "Connect a model…", "A model server on this computer, or a cloud provider's API key", "", w.modelSetup.openDialog),
+	}, debugActions(a)...)
+}
