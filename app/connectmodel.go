@@ -16,7 +16,11 @@ import (
 // dialog from Settings and the palette, and the model to select once the
 // agent has restarted to read what changed. It is the panels' host.
 type modelSetup struct {
-	tab   *Tab
+	host *tabHost
+	// restart starts the agent again, to read what changed; loaded says
+	// whether the first agent has loaded the session.
+	restart func()
+	loaded  func() bool
 	first *setup.ModelsPanel
 	box   *fyne.Container
 	// pending is the model to select once the agent is back; note what
@@ -27,8 +31,8 @@ type modelSetup struct {
 
 type modelChoice struct{ provider, id string }
 
-func newModelSetup(t *Tab) *modelSetup {
-	m := &modelSetup{tab: t}
+func newModelSetup(host *tabHost, restart func(), loaded func() bool) *modelSetup {
+	m := &modelSetup{host: host, restart: restart, loaded: loaded}
 	m.first = setup.NewModelsPanel(m, nil)
 	m.first.SetLead("The agent is running, but it has no model to talk to yet. Connect one to start: a model server on this computer, or a cloud provider's API key.")
 	m.box = container.NewStack(container.NewVScroll(container.NewPadded(m.first.Object())))
@@ -43,7 +47,7 @@ func (m *modelSetup) object() fyne.CanvasObject { return m.box }
 // is up and loaded, the conversation empty, and the agent lists no model
 // (pi without a model answers with none and "unknown" as its model).
 func (m *modelSetup) needed(v model.View) bool {
-	return m.tab.panels.ready && v.Status.Connected && len(v.Models) == 0 && len(v.Items) == 0
+	return m.loaded() && v.Status.Connected && len(v.Models) == 0 && len(v.Items) == 0
 }
 
 // update shows or hides the first-screen panel for the view; it looks for
@@ -63,17 +67,17 @@ func (m *modelSetup) update(v model.View) {
 func (m *modelSetup) ready() {
 	p := m.pending
 	m.pending = nil
-	if p == nil || m.tab.controller == nil {
+	if p == nil || m.host.controller == nil {
 		return
 	}
-	m.tab.controller.SelectModel(p.provider, p.id)
+	m.host.controller.SelectModel(p.provider, p.id)
 	m.note = "Connected " + p.id + " (" + p.provider + "): ready. Type a message below to start."
 }
 
 // openDialog shows the panel in a dialog of its own (Settings › Models,
 // the palette).
 func (m *modelSetup) openDialog() {
-	t := m.tab
+	t := m.host
 	k := newKeyDialog(t.win, t.modals)
 	panel := setup.NewModelsPanel(m, k.Keys())
 	scroll := container.NewVScroll(panel.Object())
@@ -84,15 +88,15 @@ func (m *modelSetup) openDialog() {
 }
 
 // Do implements setup.ModelsHost.
-func (m *modelSetup) Do(f func()) { m.tab.do(f) }
+func (m *modelSetup) Do(f func()) { m.host.do(f) }
 
 // Go implements setup.ModelsHost: the work is the tab's, cancelled and
 // waited for when it closes.
-func (m *modelSetup) Go(f func(ctx context.Context)) bool { return m.tab.bg.Go(f) }
+func (m *modelSetup) Go(f func(ctx context.Context)) bool { return m.host.bg.Go(f) }
 
 // Agent implements setup.ModelsHost.
 func (m *modelSetup) Agent() (setup.AgentTarget, bool) {
-	c := m.tab.controller
+	c := m.host.controller
 	if c == nil {
 		return setup.AgentTarget{}, false
 	}
@@ -106,8 +110,8 @@ func (m *modelSetup) Agent() (setup.AgentTarget, bool) {
 // UseModel implements setup.ModelsHost.
 func (m *modelSetup) UseModel(provider, id string) {
 	m.pending = &modelChoice{provider, id}
-	m.tab.restart()
+	m.restart()
 }
 
 // Reload implements setup.ModelsHost.
-func (m *modelSetup) Reload() { m.tab.restart() }
+func (m *modelSetup) Reload() { m.restart() }

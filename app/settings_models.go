@@ -21,7 +21,7 @@ import (
 // "Connect a model…". The version and the Node are asked for when the page
 // is first shown (ask), not when Settings opens.
 func (m *modelSetup) settingsPage() (page fyne.CanvasObject, ask func()) {
-	t := m.tab
+	t := m.host
 	st := t.started
 	agent := factLabel("none found")
 	if st.agent != "" {
@@ -79,11 +79,11 @@ func factLabel(text string) *widget.Label {
 }
 
 // controllerRemote is the SSH host of the tab's agent, if it runs on one.
-func (w *Tab) controllerRemote() (string, bool) {
-	if w.controller == nil {
+func (h *tabHost) controllerRemote() (string, bool) {
+	if h.controller == nil {
 		return "", false
 	}
-	if spec, ok := w.controller.Remote(); ok {
+	if spec, ok := h.controller.Remote(); ok {
 		return spec.Host.Name(), true
 	}
 	return "", false

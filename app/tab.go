@@ -197,7 +197,7 @@ func (w *Tab) build() {
 	attachButton := widget.NewButtonWithIcon("", attachIcon(), w.composer.actionAttach)
 	w.top = container.NewBorder(nil, nil, nil, container.NewHBox(w.folder, w.models, w.thinking, attachButton, settingsButton), w.name)
 	w.find = w.newFindBar()
-	w.modelSetup = newModelSetup(w)
+	w.modelSetup = newModelSetup(w.tabHost, w.restart, func() bool { return w.panels.ready })
 	w.panels.setup = w.modelSetup
 	split := container.NewHSplit(container.NewBorder(container.NewVBox(w.banner, w.find), nil, nil, nil,
 		container.NewStack(w.chat, w.panels.welcome, w.modelSetup.object())), w.sidebar)
