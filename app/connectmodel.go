@@ -21,8 +21,8 @@ type modelSetup struct {
 	// whether the first agent has loaded the session.
 	restart func()
 	loaded  func() bool
-	first *setup.ModelsPanel
-	box   *fyne.Container
+	first   *setup.ModelsPanel
+	box     *fyne.Container
 	// pending is the model to select once the agent is back; note what
 	// the first screen says of it once it is.
 	pending *modelChoice
