@@ -6,8 +6,7 @@
 //
 // It imports rpcconn (the protocol), sessionfiles (the session files on
 // disk), remote (an agent over SSH), internal/trace and internal/nth, and
-// never Fyne: `go list -deps` of it names no
-// fyne.io package, so plain unit tests and -race cover it in seconds. The
-// window reaches the user only through the UI interface the Controller is
-// given.
+// never Fyne: `go list -deps` of it names no fyne.io package, so plain unit
+// tests and -race cover it in seconds. The window reaches the user only
+// through the UI interface the Controller is given.
 package model
