@@ -81,6 +81,8 @@ func (b *MonoLines) SetText(text string) {
 	b.write(strings.Clone(text))
 }
 
+// Reset drops every line, keeping the limit; Ver still grows, so views see
+// the change.
 func (b *MonoLines) Reset() {
 	*b = MonoLines{max: b.max, Ver: b.Ver + 1}
 }

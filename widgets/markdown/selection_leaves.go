@@ -47,6 +47,8 @@ func (m *Marks) setSel(from, to int) bool {
 	return true
 }
 
+// SetFound records a search's matches, ranges[current] the current one (or
+// -1 for none), and reports whether that changed what is highlighted.
 func (m *Marks) SetFound(ranges []SelRange, current int) bool {
 	if len(ranges) == 0 && len(m.Found) == 0 {
 		return false
@@ -159,9 +161,11 @@ func CollectLeaves(o fyne.CanvasObject, origin fyne.Position, dst []PlacedLeaf) 
 	return dst
 }
 
-// selection is a highlighted range of one leaf.
+// SelRange is a highlighted range of one leaf: bytes [From, To) of its
+// selText.
 type SelRange struct{ From, To int }
 
+// Empty says the range holds no byte.
 func (r SelRange) Empty() bool { return r.From >= r.To }
 
 // --- textFlow
@@ -231,6 +235,7 @@ func (f *TextFlow) lineStart(i int) int {
 	return 0
 }
 
+// PieceOffset is where byte at of piece pc's span lies in selText.
 func (f *TextFlow) PieceOffset(pc *flowPiece, at int) int { return f.SpanBase(int(pc.Si)) + at }
 
 // runeAt is how many bytes of the piece lie left of x (the nearer boundary).

@@ -70,6 +70,7 @@ type TextFlow struct {
 	bases    []int
 }
 
+// NewTextFlow is a flow of styled spans whose links open through links.
 func NewTextFlow(spans []InlineSpan, links *linkOpener) *TextFlow {
 	f := &TextFlow{Spans: spans, links: links, lineWindow: lineWindow{win: kit.Everything}}
 	f.ExtendBaseWidget(f)
