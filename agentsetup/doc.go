@@ -8,6 +8,6 @@
 // ./scripts/run.sh calls, and the end-to-end tests (package pienv) all
 // install through Install, so the three cannot drift apart.
 //
-// It imports the standard library only, and never Fyne: plain tests and
-// -race cover it.
+// It imports the standard library and internal/filelock only, and never
+// Fyne: plain tests and -race cover it.
 package agentsetup

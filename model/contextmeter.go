@@ -9,9 +9,9 @@ import (
 type ContextLevel int
 
 const (
-	ContextFine ContextLevel = iota
-	ContextNearlyFull
-	ContextOver
+	ContextFine       ContextLevel = iota // below contextNearlyFullPercent, or unknown
+	ContextNearlyFull                     // from contextNearlyFullPercent to full
+	ContextOver                           // the conversation no longer fits the window
 )
 
 // contextNearlyFullPercent is where the meter turns to the warning colour.

@@ -73,6 +73,7 @@ type Thumbnail struct {
 // NoticeLevel colours a ChatNotice.
 type NoticeLevel int
 
+// The levels of a notice, from quiet to loud.
 const (
 	NoticeInfo NoticeLevel = iota
 	NoticeWarning

@@ -5,8 +5,8 @@
 // agent and feeds its answers to the Session.
 //
 // It imports rpcconn (the protocol), sessionfiles (the session files on
-// disk) and internal/trace, and never Fyne: `go list -deps` of it names no
-// fyne.io package, so plain unit tests and -race cover it in seconds. The
-// window reaches the user only through the UI interface the Controller is
-// given.
+// disk), remote (an agent over SSH), internal/trace and internal/nth, and
+// never Fyne: `go list -deps` of it names no fyne.io package, so plain unit
+// tests and -race cover it in seconds. The window reaches the user only
+// through the UI interface the Controller is given.
 package model

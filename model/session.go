@@ -13,10 +13,10 @@ import (
 type ConnState int
 
 const (
-	ConnStarting ConnState = iota
-	ConnReady
-	ConnExited
-	ConnFailed
+	ConnStarting ConnState = iota // started, not yet answered
+	ConnReady                     // answered get_state; commands go through
+	ConnExited                    // the agent ended (its Exit event came)
+	ConnFailed                    // the agent could not be started
 )
 
 // Effects tell the controller what an event calls for beyond drawing.

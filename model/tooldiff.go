@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"knightcode.ai/desktop/internal/nth"
 	"knightcode.ai/desktop/rpcconn"
 )
 
@@ -125,26 +126,13 @@ func capDiff(d string) (kept string, dropped int) {
 			cut = 0
 		}
 	}
-	if i := nthIndex(d[:cut], '\n', cardDiffMaxRows); i >= 0 {
+	if i := nth.IndexByte(d[:cut], '\n', cardDiffMaxRows); i >= 0 {
 		cut = i
 	}
 	if cut == len(d) {
 		return d, 0
 	}
 	return strings.TrimRight(d[:cut], "\n"), strings.Count(d[cut:], "\n")
-}
-
-// nthIndex is the index of the n-th (1-based) c in s, or -1.
-func nthIndex(s string, c byte, n int) int {
-	at := -1
-	for ; n > 0; n-- {
-		i := strings.IndexByte(s[at+1:], c)
-		if i < 0 {
-			return -1
-		}
-		at += i + 1
-	}
-	return at
 }
 
 // resultDiff is details.diff of a tool result, if it has one.

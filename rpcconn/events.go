@@ -222,6 +222,8 @@ const (
 	TypeResponse                       = "response"
 )
 
+// Each event's EventType is its "type" on the wire (Event).
+
 func (AgentStart) EventType() string                     { return TypeAgentStart }
 func (AgentEnd) EventType() string                       { return TypeAgentEnd }
 func (AgentSettled) EventType() string                   { return TypeAgentSettled }

@@ -1,7 +1,8 @@
 // Package filelock keeps processes, and goroutines of one process, from
 // working on the same files at once: an exclusive lock on a lock file in a
-// folder (flock on Unix, LockFileEx on Windows). It imports the standard
-// library and golang.org/x/sys.
+// folder (flock on Unix, LockFileEx on Windows), or a lock file that is
+// the lock by being there (Create). It imports the standard library and
+// golang.org/x/sys.
 package filelock
 
 import (

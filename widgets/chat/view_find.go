@@ -153,6 +153,9 @@ func (cv *ChatView) FindNext() { cv.Step(1) }
 // FindPrevious moves to the match before the current one.
 func (cv *ChatView) FindPrevious() { cv.Step(-1) }
 
+// Step makes the match d after the current one current (d < 0: before),
+// wrapping around, and shows it; with none current yet, the first (or, for
+// d < 0, the last).
 func (cv *ChatView) Step(d int) {
 	f := &cv.find
 	if !f.counted || len(f.matches) == 0 {

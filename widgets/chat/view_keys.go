@@ -46,6 +46,8 @@ func (cv *ChatView) PageDown() { cv.ScrollBy(cv.Page()) }
 // PageUp shows the screen before.
 func (cv *ChatView) PageUp() { cv.ScrollBy(-cv.Page()) }
 
+// Page is how far PageUp and PageDown scroll: the view's height less a
+// line, so a line of the last screen stays in sight.
 func (cv *ChatView) Page() float32 {
 	return max(cv.scroll.Size().Height-cv.lineHeight(), cv.lineHeight())
 }

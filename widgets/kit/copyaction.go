@@ -33,6 +33,8 @@ func NewQuietAction(icon fyne.ThemeIconName, label string, tap func()) *CopyActi
 	return b
 }
 
+// NewCopyAction puts text() on the clipboard when tapped and says
+// "Copied" until the pointer leaves.
 func NewCopyAction(text func() string) *CopyAction {
 	b := &CopyAction{text: text}
 	b.ExtendBaseWidget(b)

@@ -22,6 +22,8 @@ type DialogKeys struct {
 	Submit func()
 }
 
+// Escape runs Cancel and reports whether there was one to run, so that an
+// unanswered Esc can go on to whoever else handles it.
 func (k *DialogKeys) Escape() bool {
 	if k == nil || k.Cancel == nil {
 		return false
@@ -180,6 +182,9 @@ var (
 	_ fyne.Shortcutable = (*DialogButton)(nil)
 )
 
+// ModifierOf is the modifier a modifier key's own KeyDown and KeyUp stand
+// for (Shift for either Shift key), or 0 for any other key: widgets that
+// must know which modifiers are held track them with it.
 func ModifierOf(k fyne.KeyName) fyne.KeyModifier {
 	switch k {
 	case desktop.KeyShiftLeft, desktop.KeyShiftRight:

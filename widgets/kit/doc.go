@@ -7,6 +7,6 @@
 // and wrapping, monospace lines, and Later/InBackground for work split over
 // frames or moved off the UI goroutine.
 //
-// It may import Fyne and the Fyne-free model package; no other package of
-// the app. Every widget package imports it.
+// It may import Fyne, the Fyne-free model package and internal/nth; no
+// other package of the app. Every widget package imports it.
 package kit

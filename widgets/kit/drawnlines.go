@@ -108,6 +108,7 @@ func (d *DrawnLines) Count() int {
 // sigHash builds a line signature (64-bit FNV-1a).
 type sigHash uint64
 
+// NewSigHash starts a signature (the FNV-1a offset basis).
 func NewSigHash() sigHash { return 14695981039346656037 }
 
 func (h sigHash) Str(s string) sigHash {

@@ -48,6 +48,8 @@ var (
 	_ fyne.Tappable  = (*KeyRow)(nil)
 )
 
+// NewKeyList is a list of length() rows made by create and filled by
+// update, as widget.NewList, with nothing selected.
 func NewKeyList(length func() int, create func() fyne.CanvasObject, update func(widget.ListItemID, fyne.CanvasObject)) *KeyList {
 	l := &KeyList{Sel: -1, lastTap: -1, Now: time.Now}
 	l.Length = length
@@ -73,6 +75,7 @@ func NewKeyList(length func() int, create func() fyne.CanvasObject, update func(
 	return l
 }
 
+// Count is how many rows there are (0 with no Length).
 func (l *KeyList) Count() int {
 	if l.Length == nil {
 		return 0
@@ -113,6 +116,8 @@ func (l *KeyList) Reset(id widget.ListItemID) {
 	l.Refresh()
 }
 
+// Step moves the selection by delta rows, clamped; with nothing selected
+// it selects the first row.
 func (l *KeyList) Step(delta int) {
 	if l.Sel < 0 {
 		l.SelectRow(0)
@@ -121,6 +126,8 @@ func (l *KeyList) Step(delta int) {
 	l.SelectRow(l.Sel + delta)
 }
 
+// Page is how many rows Page Up and Page Down move: one less than fit in
+// view, at least one (10 before any row was made).
 func (l *KeyList) Page() int {
 	if l.RowHeight <= 0 {
 		return 10

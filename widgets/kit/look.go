@@ -15,6 +15,7 @@ type LookStamp struct {
 	text    float32
 }
 
+// LookStampOf is the look th and the current theme variant make now.
 func LookStampOf(th fyne.Theme) LookStamp {
 	return LookStamp{th: th, variant: lookVariant(), text: th.Size(theme.SizeNameText)}
 }

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
+	"knightcode.ai/desktop/internal/nth"
 )
 
 // Limits of what a monoLines keeps. Output beyond them is counted, not drawn:
@@ -80,6 +81,8 @@ func (b *MonoLines) SetText(text string) {
 	b.write(strings.Clone(text))
 }
 
+// Reset drops every line, keeping the limit; Ver still grows, so views see
+// the change.
 func (b *MonoLines) Reset() {
 	*b = MonoLines{max: b.max, Ver: b.Ver + 1}
 }
@@ -94,7 +97,7 @@ func (b *MonoLines) write(s string) {
 		// All that was kept and the first n-max new lines would be cut
 		// anyway: count them without cleaning them.
 		skip := n - b.max
-		cut := nthIndexByte(s, '\n', skip)
+		cut := nth.IndexByte(s, '\n', skip)
 		b.dropped += len(b.complete) + skip
 		b.complete = b.complete[:0]
 		b.tailRaw, b.tail = "", ""
@@ -260,19 +263,6 @@ func escapeLen(s string) int {
 // CellWidth counts runes: near enough to monospace cells for sizing.
 func CellWidth(s string) int {
 	return utf8.RuneCountInString(s)
-}
-
-// nthIndexByte returns the index of the n-th (1-based) c in s.
-func nthIndexByte(s string, c byte, n int) int {
-	at := -1
-	for ; n > 0; n-- {
-		i := strings.IndexByte(s[at+1:], c)
-		if i < 0 {
-			return -1
-		}
-		at += i + 1
-	}
-	return at
 }
 
 // utf8Floor returns the largest index ≤ n that starts a rune in s.

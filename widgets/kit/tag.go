@@ -16,6 +16,7 @@ type TagPill struct {
 	Text *canvas.Text
 }
 
+// NewTagPill is an empty pill in bold text; Set gives it its word.
 func NewTagPill() *TagPill {
 	t := &TagPill{Bg: canvas.NewRectangle(nil), Text: canvas.NewText("", nil)}
 	t.Text.TextStyle.Bold = true

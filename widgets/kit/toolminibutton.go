@@ -36,12 +36,14 @@ var (
 	_ desktop.Cursorable = (*MiniButton)(nil)
 )
 
+// NewMiniIconButton is a MiniButton that shows icon.
 func NewMiniIconButton(icon fyne.Resource, tapped func()) *MiniButton {
 	b := &MiniButton{icon: icon, onTapped: tapped}
 	b.ExtendBaseWidget(b)
 	return b
 }
 
+// NewMiniLinkButton is a MiniButton that shows label as a link.
 func NewMiniLinkButton(label string, tapped func()) *MiniButton {
 	b := &MiniButton{label: label, onTapped: tapped}
 	b.ExtendBaseWidget(b)

@@ -6,7 +6,8 @@ import (
 )
 
 // widthLaying is a markdown block that lays itself out for a width and
-// keeps that layout until its content changes: code blocks and tables.
+// keeps that layout until its content changes: text flows, code blocks and
+// tables.
 type widthLaying interface {
 	fyne.Widget
 	heightForWidth

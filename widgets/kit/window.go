@@ -36,6 +36,7 @@ type RowWindow struct {
 // Everything is the window of an object nobody windows: all of it.
 var Everything = RowWindow{Top: -math.MaxFloat32, Bottom: math.MaxFloat32}
 
+// Empty says no row can be in the window.
 func (w RowWindow) Empty() bool { return w.Top >= w.Bottom }
 
 // Reaches says whether rows [top, top+h) meet the window.
@@ -81,6 +82,8 @@ type WindowStack struct {
 	first int
 }
 
+// NewWindowStack is an empty stack that shows all of its children until
+// it is given a window.
 func NewWindowStack() WindowStack { return WindowStack{win: Everything} }
 
 // Set replaces the children; apply must follow once they are placed.
@@ -160,6 +163,8 @@ type WindowedParts struct {
 	set   bool
 }
 
+// NewWindowedParts windows the parts all returns; all of them show until
+// it is given a window.
 func NewWindowedParts(all func() []fyne.CanvasObject) WindowedParts {
 	return WindowedParts{All: all, win: Everything}
 }
@@ -192,6 +197,7 @@ func (p *WindowedParts) visible() []fyne.CanvasObject {
 	return p.shown
 }
 
+// WindowParts implements PartsWindowing for a view that embeds p.
 func (p *WindowedParts) WindowParts() *WindowedParts { return p }
 
 // PartsWindowing is a selfLaying view that windows its parts.

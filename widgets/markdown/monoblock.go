@@ -27,6 +27,7 @@ type MonoBlock struct {
 	Marks   Marks
 }
 
+// NewMonoBlock is an empty block; Set gives it its lines.
 func NewMonoBlock() *MonoBlock {
 	b := &MonoBlock{lineWindow: lineWindow{win: kit.Everything}}
 	b.ExtendBaseWidget(b)

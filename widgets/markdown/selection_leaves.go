@@ -47,6 +47,8 @@ func (m *Marks) setSel(from, to int) bool {
 	return true
 }
 
+// SetFound records a search's matches, ranges[current] the current one (or
+// -1 for none), and reports whether that changed what is highlighted.
 func (m *Marks) SetFound(ranges []SelRange, current int) bool {
 	if len(ranges) == 0 && len(m.Found) == 0 {
 		return false
@@ -82,6 +84,46 @@ func (m *Marks) each(th fyne.Theme, f func(r SelRange, col color.Color)) {
 }
 
 func (m *Marks) any() bool { return !m.sel.Empty() || len(m.Found) > 0 }
+
+// rects adds the highlights of lines [first, last) of a leaf, one per line
+// and range: mark(i, r, col) is the highlight of range r on line i in col,
+// or nil where r misses the line. Every leaf walks its lines so; only how
+// a line is measured differs.
+func (m *Marks) rects(dst []fyne.CanvasObject, th fyne.Theme, first, last int, mark func(i int, r SelRange, col color.Color) fyne.CanvasObject) []fyne.CanvasObject {
+	if !m.any() {
+		return dst
+	}
+	m.each(th, func(r SelRange, col color.Color) {
+		for i := first; i < last; i++ {
+			if o := mark(i, r, col); o != nil {
+				dst = append(dst, o)
+			}
+		}
+	})
+	return dst
+}
+
+// markedLeaf is a leaf that draws its own marks.
+type markedLeaf interface {
+	fyne.CanvasObject
+	Draw()
+}
+
+// setSelOf highlights [from, to) of leaf, redrawing it if that changed.
+func (m *Marks) setSelOf(leaf markedLeaf, from, to int) {
+	if m.setSel(from, to) {
+		leaf.Draw()
+		kit.RequestFrame(leaf)
+	}
+}
+
+// setFoundOf shows a search's matches in leaf, redrawing it if they changed.
+func (m *Marks) setFoundOf(leaf markedLeaf, ranges []SelRange, current int) {
+	if m.SetFound(ranges, current) {
+		leaf.Draw()
+		kit.RequestFrame(leaf)
+	}
+}
 
 // markRect is a highlight of col.
 func markRect(col color.Color) *canvas.Rectangle {
@@ -119,9 +161,11 @@ func CollectLeaves(o fyne.CanvasObject, origin fyne.Position, dst []PlacedLeaf) 
 	return dst
 }
 
-// selection is a highlighted range of one leaf.
+// SelRange is a highlighted range of one leaf: bytes [From, To) of its
+// selText.
 type SelRange struct{ From, To int }
 
+// Empty says the range holds no byte.
 func (r SelRange) Empty() bool { return r.From >= r.To }
 
 // --- textFlow
@@ -191,6 +235,7 @@ func (f *TextFlow) lineStart(i int) int {
 	return 0
 }
 
+// PieceOffset is where byte at of piece pc's span lies in selText.
 func (f *TextFlow) PieceOffset(pc *flowPiece, at int) int { return f.SpanBase(int(pc.Si)) + at }
 
 // runeAt is how many bytes of the piece lie left of x (the nearer boundary).
@@ -218,33 +263,15 @@ func (f *TextFlow) XOf(pc *flowPiece, at int) float32 {
 	return pc.x + measureWord(f.Layout.appTh, pc.span.Text[pc.Start:at], pc.m.size, pc.span.Style)
 }
 
-func (f *TextFlow) SetSelection(from, to int) {
-	if f.Marks.setSel(from, to) {
-		f.Draw()
-		kit.RequestFrame(f)
-	}
-}
+func (f *TextFlow) SetSelection(from, to int) { f.Marks.setSelOf(f, from, to) }
 
 func (f *TextFlow) SetFound(ranges []SelRange, current int) {
-	if f.Marks.SetFound(ranges, current) {
-		f.Draw()
-		kit.RequestFrame(f)
-	}
+	f.Marks.setFoundOf(f, ranges, current)
 }
 
 // selectionRects adds the highlights of the visible lines [first, last).
 func (f *TextFlow) selectionRects(dst []fyne.CanvasObject, first, last int) []fyne.CanvasObject {
-	if !f.Marks.any() {
-		return dst
-	}
-	f.Marks.each(f.Layout.th, func(sel SelRange, col color.Color) {
-		for i := first; i < last; i++ {
-			if r := f.lineMark(i, sel, col); r != nil {
-				dst = append(dst, r)
-			}
-		}
-	})
-	return dst
+	return f.Marks.rects(dst, f.Layout.th, first, last, f.lineMark)
 }
 
 // lineMark is the highlight of range sel on line i, or nil.
@@ -310,18 +337,10 @@ func (c *CodeBlock) OffsetAt(p fyne.Position) int {
 	return cl.Off + runeOffset(line, max(col, 0))
 }
 
-func (c *CodeBlock) SetSelection(from, to int) {
-	if c.Marks.setSel(from, to) {
-		c.Draw()
-		kit.RequestFrame(c)
-	}
-}
+func (c *CodeBlock) SetSelection(from, to int) { c.Marks.setSelOf(c, from, to) }
 
 func (c *CodeBlock) SetFound(ranges []SelRange, current int) {
-	if c.Marks.SetFound(ranges, current) {
-		c.Draw()
-		kit.RequestFrame(c)
-	}
+	c.Marks.setFoundOf(c, ranges, current)
 }
 
 func (c *CodeBlock) selectionRects(dst []fyne.CanvasObject, first, last int) []fyne.CanvasObject {
@@ -330,21 +349,15 @@ func (c *CodeBlock) selectionRects(dst []fyne.CanvasObject, first, last int) []f
 	}
 	l := &c.Lay
 	text := c.SelText()
-	c.Marks.each(c.Theme(), func(sel SelRange, col color.Color) {
-		for i := first; i < last; i++ {
-			cl := l.Lines[i]
-			if r := cellMark(text, cl.Off, cl.Off+cl.Nb, sel, col, l.Cell); r != nil {
-				r.Move(r.Position().AddXY(l.Pad, c.LineTop(i)))
-				dst = append(dst, r)
-			}
-		}
+	return c.Marks.rects(dst, c.Theme(), first, last, func(i int, sel SelRange, col color.Color) fyne.CanvasObject {
+		cl := l.Lines[i]
+		return cellMark(text, cl.Off, cl.Off+cl.Nb, sel, col, l.Cell, fyne.NewPos(l.Pad, c.LineTop(i)))
 	})
-	return dst
 }
 
 // cellMark is the highlight of range sel on a monospace line holding
-// text[lo:hi], placed from the line's start, or nil.
-func cellMark(text string, lo, hi int, sel SelRange, col color.Color, cell fyne.Size) *canvas.Rectangle {
+// text[lo:hi] that starts at at, or nil.
+func cellMark(text string, lo, hi int, sel SelRange, col color.Color, cell fyne.Size, at fyne.Position) fyne.CanvasObject {
 	if sel.To <= lo || sel.From > hi || (sel.From == hi && sel.To == hi) {
 		return nil
 	}
@@ -355,7 +368,7 @@ func cellMark(text string, lo, hi int, sel SelRange, col color.Color, cell fyne.
 		b++ // the line break
 	}
 	r := markRect(col)
-	r.Move(fyne.NewPos(float32(a)*cell.Width, 0))
+	r.Move(at.AddXY(float32(a)*cell.Width, 0))
 	r.Resize(fyne.NewSize(max(float32(b-a)*cell.Width, 1), cell.Height))
 	return r
 }
@@ -387,18 +400,10 @@ func (b *MonoBlock) OffsetAt(p fyne.Position) int {
 	return b.lineOffset(i) + runeOffset(b.Lines[i], max(col, 0))
 }
 
-func (b *MonoBlock) SetSelection(from, to int) {
-	if b.Marks.setSel(from, to) {
-		b.Draw()
-		kit.RequestFrame(b)
-	}
-}
+func (b *MonoBlock) SetSelection(from, to int) { b.Marks.setSelOf(b, from, to) }
 
 func (b *MonoBlock) SetFound(ranges []SelRange, current int) {
-	if b.Marks.SetFound(ranges, current) {
-		b.Draw()
-		kit.RequestFrame(b)
-	}
+	b.Marks.setFoundOf(b, ranges, current)
 }
 
 func (b *MonoBlock) selectionRects(dst []fyne.CanvasObject, first, last int) []fyne.CanvasObject {
@@ -406,18 +411,15 @@ func (b *MonoBlock) selectionRects(dst []fyne.CanvasObject, first, last int) []f
 		return dst
 	}
 	text := b.SelText()
-	b.Marks.each(b.Theme(), func(sel SelRange, col color.Color) {
-		base := b.lineOffset(first)
-		for i := first; i < last; i++ {
-			lo, hi := base, base+len(b.Lines[i])
-			base = hi + 1
-			if r := cellMark(text, lo, hi, sel, col, b.cell); r != nil {
-				r.Move(r.Position().AddXY(0, b.LineTop(i)))
-				dst = append(dst, r)
-			}
-		}
+	starts := make([]int, 0, max(last-first, 0)) // where lines [first, last) start in text
+	for i, at := first, b.lineOffset(first); i < last; i++ {
+		starts = append(starts, at)
+		at += len(b.Lines[i]) + 1
+	}
+	return b.Marks.rects(dst, b.Theme(), first, last, func(i int, sel SelRange, col color.Color) fyne.CanvasObject {
+		lo := starts[i-first]
+		return cellMark(text, lo, lo+len(b.Lines[i]), sel, col, b.cell, fyne.NewPos(0, b.LineTop(i)))
 	})
-	return dst
 }
 
 // --- the containers between an entry and its text

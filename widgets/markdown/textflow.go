@@ -70,6 +70,7 @@ type TextFlow struct {
 	bases    []int
 }
 
+// NewTextFlow is a flow of styled spans whose links open through links.
 func NewTextFlow(spans []InlineSpan, links *linkOpener) *TextFlow {
 	f := &TextFlow{Spans: spans, links: links, lineWindow: lineWindow{win: kit.Everything}}
 	f.ExtendBaseWidget(f)
@@ -89,8 +90,11 @@ func (f *TextFlow) SetSpans(spans []InlineSpan) {
 }
 
 func (f *TextFlow) CreateRenderer() fyne.WidgetRenderer {
-	return &textFlowRenderer{f: f}
+	return &kit.WidthRenderer{W: f}
 }
+
+// Invalidate drops the kept layout.
+func (f *TextFlow) Invalidate() { f.valid = false }
 
 func (f *TextFlow) HeightAt(width float32) float32 {
 	f.LayoutAt(width)
@@ -294,29 +298,3 @@ func styleBits(s fyne.TextStyle) uint64 {
 	}
 	return b | uint64(s.TabWidth)<<8
 }
-
-type textFlowRenderer struct {
-	f *TextFlow
-}
-
-func (r *textFlowRenderer) Layout(size fyne.Size) {
-	r.f.LayoutAt(size.Width)
-	r.f.Draw()
-}
-
-func (r *textFlowRenderer) MinSize() fyne.Size {
-	return fyne.NewSize(0, r.f.HeightAt(r.f.Size().Width))
-}
-
-func (r *textFlowRenderer) Refresh() {
-	r.f.valid = false
-	if w := r.f.Size().Width; w > 0 { // else laid out when given a size
-		r.f.LayoutAt(w)
-		r.f.Draw()
-		canvas.Refresh(r.f)
-	}
-}
-
-func (r *textFlowRenderer) Objects() []fyne.CanvasObject { return r.f.DrawnObjects() }
-
-func (r *textFlowRenderer) Destroy() {}

@@ -96,6 +96,8 @@ func (n *NotificationList) SelectedText() string {
 	return n.notices[n.selected].Text
 }
 
+// SelectRow selects notice i and shows its whole text below the list; an
+// index out of range clears the selection.
 func (n *NotificationList) SelectRow(i int) {
 	n.selected = i
 	n.showDetail()

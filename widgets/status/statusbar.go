@@ -191,6 +191,8 @@ func (b *StatusBar) texts() []*canvas.Text {
 	return []*canvas.Text{b.conn, b.tokens, b.cost, b.ctxText, b.activity, b.ext}
 }
 
+// Arrange implements kit.SelfLaying: it places the bar's texts and meter
+// for size.
 func (b *StatusBar) Arrange(size fyne.Size) {
 	th := b.Theme()
 	pad := th.Size(theme.SizeNamePadding)

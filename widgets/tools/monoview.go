@@ -53,6 +53,7 @@ func (d *diffDoc) mark(n int) diffMark {
 	return diffMark{}
 }
 
+// NewMonoDoc is an empty document that follows its last line.
 func NewMonoDoc() *MonoDoc {
 	return &MonoDoc{Lines: kit.NewMonoLines(), Follow: true}
 }
@@ -125,6 +126,7 @@ type monoRow struct {
 	sel    *canvas.Rectangle
 }
 
+// NewMonoView is a view of doc in caption-sized text.
 func NewMonoView(doc *MonoDoc) *MonoView {
 	v := &MonoView{doc: doc, textSize: theme.SizeNameCaptionText, colorName: theme.ColorNameForeground}
 	v.ExtendBaseWidget(v)
@@ -455,6 +457,7 @@ func (s *SyncScroll) Refresh() {
 	s.sync()
 }
 
+// ScrollToBottom scrolls as Scroll does and keeps the view in step.
 func (s *SyncScroll) ScrollToBottom() {
 	s.Scroll.ScrollToBottom()
 	s.sync()

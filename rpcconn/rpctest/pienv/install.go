@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"knightcode.ai/desktop/agentsetup"
+	"knightcode.ai/desktop/internal/filelock"
 )
 
 const (
@@ -194,27 +195,18 @@ func binPath(prefix string) string {
 	return filepath.Join(prefix, "node_modules", ".bin", name)
 }
 
-// lockFile takes an exclusive lock by creating path. A lock older than stale
-// is left over from a killed process and is broken.
+// lockFile takes an exclusive lock by creating path (filelock.Create, as
+// agentsetup does), waiting at most a minute longer than stale. A lock
+// older than stale is left over from a killed process and is broken.
 func lockFile(path string, stale time.Duration) (unlock func(), err error) {
-	deadline := time.Now().Add(stale + time.Minute)
-	for {
-		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
-		if err == nil {
-			fmt.Fprintf(f, "%d\n", os.Getpid())
-			f.Close()
-			return func() { os.Remove(path) }, nil
-		}
-		if !errors.Is(err, os.ErrExist) {
-			return nil, fmt.Errorf("pienv: lock %s: %w", path, err)
-		}
-		if fi, err := os.Stat(path); err == nil && time.Since(fi.ModTime()) > stale {
-			os.Remove(path)
-			continue
-		}
-		if time.Now().After(deadline) {
-			return nil, fmt.Errorf("pienv: timed out waiting for %s (remove it if no install is running)", path)
-		}
-		time.Sleep(250 * time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), stale+time.Minute)
+	defer cancel()
+	unlock, err = filelock.Create(ctx, path, stale)
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return nil, fmt.Errorf("pienv: timed out waiting for %s (remove it if no install is running)", path)
+	case err != nil:
+		return nil, fmt.Errorf("pienv: %w", err)
 	}
+	return unlock, nil
 }
