@@ -54,11 +54,11 @@ func (w *Tab) openAgentFile(path string) {
 	})
 }
 
-// showOutputFile checks and reads path off the UI goroutine, then shows it
-// in the viewer or says why not.
+// showOutputFile checks and reads path off the UI goroutine, one of the
+// tab's workers, then shows it in the viewer or says why not.
 func (w *Tab) showOutputFile(path string) {
 	folders := w.outputFolders()
-	go func() {
+	w.bg.Go(func(context.Context) {
 		out, err := loadOutput(path, folders)
 		w.do(func() {
 			if err != nil {
@@ -67,7 +67,7 @@ func (w *Tab) showOutputFile(path string) {
 			}
 			w.showOutputViewer(out)
 		})
-	}()
+	})
 }
 
 func (w *Tab) refuseOutput(err error) {
