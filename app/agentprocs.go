@@ -7,6 +7,11 @@ import "knightcode.ai/desktop/proctree"
 // ends in the background what an earlier run of the app, itself killed,
 // left running. Only processes tagged by an app that no longer runs are
 // touched.
+//
+// The goroutine is the process's, not a tab's or the window's: it ends
+// what no tab owns, in a bounded time (proctree's grace), and is not
+// waited for on quit, which it must not delay; what it has not ended yet
+// the next start ends.
 func adoptAgentOrphans() {
 	_ = proctree.BecomeSubreaper()
 	go proctree.EndOrphans()

@@ -59,8 +59,11 @@ func (w *Window) quit() {
 		t.stopUI()
 	}
 	// Off the UI goroutine: shutting down waits for the agents, and for
-	// goroutines that may be waiting for the UI.
+	// goroutines that may be waiting for the UI. shutdown, once the loop
+	// has ended, waits for this goroutine: it hands nothing to the UI then.
+	w.quitting.Add(1)
 	go func() {
+		defer w.quitting.Done()
 		shutdownAll(tabs)
 		w.closing.Wait()
 		// Once Fyne's loop has ended, fyne.Do would run Quit here, on a
@@ -85,10 +88,14 @@ func (w *Window) shutdown() {
 	w.installer.Close()
 	shutdownAll(w.tabs)
 	w.closing.Wait()
+	// Quit's goroutine, and the widgets' background work: after Halt they
+	// hand nothing to the UI, so these waits end with their own work.
+	w.quitting.Wait()
+	kit.WaitBackground()
 }
 
 // shutdownAll shuts the tabs' agents down side by side: each may take its
-// grace period.
+// grace period. It returns when all are down: its goroutines end with it.
 func shutdownAll(tabs []*Tab) {
 	var wg sync.WaitGroup
 	for _, t := range tabs {
@@ -102,12 +109,13 @@ func shutdownAll(tabs []*Tab) {
 }
 
 // stopUI stops the tab's timers: redraws, the cursor's blink, the clock
-// of running !commands.
+// of running !commands, the tool sidebar's elapsed times.
 func (w *Tab) stopUI() {
 	w.frames.Stop()
 	w.composer.prompt.Editor.StopBlinkTimer()
 	w.tickBash(false)
 	w.toasts.Stop()
+	w.sidebar.Stop()
 }
 
 // shutdownAgent cancels the tab's background work and waits for it, then

@@ -219,11 +219,11 @@ func (f *agentFiles) openAgentFile(path string) {
 	})
 }
 
-// showOutputFile checks and reads path off the UI goroutine, then shows it
-// in the viewer or says why not.
+// showOutputFile checks and reads path off the UI goroutine, one of the
+// tab's workers, then shows it in the viewer or says why not.
 func (f *agentFiles) showOutputFile(path string) {
 	folders := f.outputFolders()
-	go func() {
+	f.bg.Go(func(context.Context) {
 		out, err := loadOutput(path, folders)
 		f.do(func() {
 			if err != nil {
@@ -232,7 +232,7 @@ func (f *agentFiles) showOutputFile(path string) {
 			}
 			f.showOutputViewer(out)
 		})
-	}()
+	})
 }
 
 func (f *agentFiles) refuseOutput(err error) {

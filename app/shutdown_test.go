@@ -75,7 +75,7 @@ func TestWindowShutdownStopsItsQueries(t *testing.T) {
 		late = append(late, string(debug.Stack()))
 		f()
 	}
-	t.Cleanup(kit.SetDriver(count, count))
+	t.Cleanup(kit.SetDriver(kit.Driver{Do: count, DoAndWait: count}))
 	w.shell.loopEnded.Store(true) // as Run does when Fyne's loop returns
 	// Uncancelled, the queries would wait out the agent's ten-minute stall:
 	// returning at all within the generous wait says they were cancelled.

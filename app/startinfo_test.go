@@ -139,7 +139,7 @@ func TestWindowSettingsShowValuesInEffect(t *testing.T) {
 	})
 	// Restart closes the agent's dialogs through uiloop.Do, from the UI
 	// goroutine: Fyne queues that, the tests' onUI would wait for itself.
-	restore := kit.SetDriver(func(f func()) { go onUI(f) }, onUI)
+	restore := kit.SetDriver(kit.Driver{Do: func(f func()) { go onUI(f) }, DoAndWait: onUI})
 	press(w, fyne.KeyReturn)
 	restore()
 	// A second agent asks for its state once it runs.

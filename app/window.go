@@ -45,6 +45,9 @@ type Window struct {
 	// closing counts the agents of closed tabs still shutting down: the
 	// app does not exit before they are gone.
 	closing sync.WaitGroup
+	// quitting is the goroutine Quit starts to stop the agents and end
+	// the loop: shutdown waits for it too.
+	quitting sync.WaitGroup
 	// installer is the app's one install of the agent, shown by every
 	// tab that has none.
 	installer *setup.Installer

@@ -81,7 +81,7 @@ func openWindowUntil(t *testing.T, flags Flags, what string, ready func(*Tab) bo
 var uiLock sync.Mutex
 
 func serializeUI(t *testing.T) {
-	t.Cleanup(kit.SetDriver(doOnUI, onUI))
+	t.Cleanup(kit.SetDriver(kit.Driver{Do: doOnUI, DoAndWait: onUI}))
 }
 
 // uiHolder is the goroutine running a function in onUI, 0 for none.

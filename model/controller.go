@@ -14,7 +14,7 @@ import (
 
 // UI is what the controller needs from the window. Its methods are called
 // from the controller's goroutines, never from the UI goroutine; the window
-// hops over with uiloop.Do (package app/uiloop).
+// hops over with uiloop.Do, widgets/kit's one route to the UI goroutine.
 type UI interface {
 	// Invalidate says the session changed; the window redraws soon,
 	// coalescing many calls into one frame.

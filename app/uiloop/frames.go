@@ -40,6 +40,9 @@ func NewFrames(draw func() time.Duration) *Frames {
 	return f
 }
 
+// Done is closed when the loop's goroutine has returned, after Stop.
+func (f *Frames) Done() <-chan struct{} { return f.done }
+
 // Invalidate asks for a redraw; safe from any goroutine, never blocks.
 func (f *Frames) Invalidate() {
 	select {
@@ -83,8 +86,12 @@ func (f *Frames) loop() {
 	}
 }
 
-// Stop ends the loop; it must not be called from the UI goroutine while a
-// redraw may be pending, or it would wait for itself.
+// Stop ends the loop: the tab stops it with its other timers (stopUI).
+// Stop does not wait for the loop's goroutine, which may be waiting for a
+// redraw on the UI goroutine that calls Stop; the goroutine returns at
+// once, or once that redraw is done (Done says when). Nothing waits for it
+// on quit either: once Fyne's loop has ended, a redraw handed over in its
+// last moments may never be answered.
 func (f *Frames) Stop() {
 	f.once.Do(func() { close(f.stop) })
 }

@@ -60,6 +60,9 @@ func (p *PaintProbe) generate(w, h int) image.Image {
 		if p.Painted != nil {
 			p.Painted()
 		}
+		// Each on a goroutine of its own, as AfterPaint promises: f only
+		// signals a waiter (it must not wait itself), so the goroutine
+		// ends with it.
 		for _, f := range armed {
 			go f()
 		}

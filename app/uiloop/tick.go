@@ -2,29 +2,15 @@ package uiloop
 
 import (
 	"time"
+
+	"knightcode.ai/desktop/widgets/kit"
 )
 
-// Tick runs f on the UI goroutine, through do (nil: Do), every
-// interval until the returned stop is called. Countdowns use it only while
-// something counts down, so an idle window runs no timer.
+// Tick runs f on the UI goroutine, through do (nil: Do), every interval
+// until the returned stop is called; it is kit's one ticker, which the
+// widgets use too. Countdowns use it only while something counts down, so
+// an idle window runs no timer. do must not wait: stop waits for the
+// ticker's goroutine.
 func Tick(do func(func()), interval time.Duration, f func()) (stop func()) {
-	if do == nil {
-		do = Do
-	}
-	ticker := time.NewTicker(interval)
-	done := make(chan struct{})
-	go func() {
-		for {
-			select {
-			case <-done:
-				return
-			case <-ticker.C:
-				do(f)
-			}
-		}
-	}()
-	return func() {
-		ticker.Stop()
-		close(done)
-	}
+	return kit.Tick(do, interval, f)
 }

@@ -25,8 +25,9 @@ func NewWorkers() *Workers {
 	return &Workers{ctx: ctx, cancel: cancel}
 }
 
-// Go runs f on a goroutine that stop cancels and waits for; f gets the
-// context to honour. Once stopped, f is not run and Go reports false.
+// Go runs f on a goroutine that Stop cancels and waits for: the tab's
+// lifetime ends there (shutdownAgent, when the tab closes or the window
+// quits). f gets the context to honour. Once stopped, f is not run and Go reports false.
 func (g *Workers) Go(f func(ctx context.Context)) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()

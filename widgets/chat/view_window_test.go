@@ -338,14 +338,14 @@ func TestChatViewLongCodeBlockDrawsOnlyTheScreen(t *testing.T) {
 func TestMarkdownHugeTailParsedInBackground(t *testing.T) {
 	widgettest.NewTestApp(t)
 	var queued []func()
-	old := kit.InBackground
-	kit.InBackground = func(work, done func()) {
+	d := widgettest.Driver()
+	d.InBackground = func(work, done func()) {
 		queued = append(queued, func() {
 			work()
 			done()
 		})
 	}
-	defer func() { kit.InBackground = old }()
+	defer kit.SetDriver(d)()
 	m := laidOut(markdown.NewMarkdownView())
 	m.SetMarkdown("# Title\n\nFirst paragraph.\n\n")
 	if len(queued) != 0 {

@@ -49,6 +49,8 @@ type ToolSidebar struct {
 	now         func() time.Time
 	startTicker func(tick func()) (stop func())
 	stopTicker  func()
+	// stopped says the sidebar's tab has ended (Stop): no ticker starts.
+	stopped bool
 }
 
 // NewToolSidebar returns an empty sidebar.
@@ -206,10 +208,21 @@ func (s *ToolSidebar) setRunning(running bool) {
 		return
 	}
 	s.running = running
-	if running {
+	if running && !s.stopped {
 		s.stopTicker = s.startTicker(s.tick)
 		return
 	}
+	if s.stopTicker != nil {
+		s.stopTicker()
+		s.stopTicker = nil
+	}
+}
+
+// Stop ends the elapsed-time ticker for good, with the tab the sidebar is
+// in: its goroutine is the tab's, and a tab closed while a tool ran would
+// otherwise leave it ticking.
+func (s *ToolSidebar) Stop() {
+	s.stopped = true
 	if s.stopTicker != nil {
 		s.stopTicker()
 		s.stopTicker = nil
@@ -224,23 +237,8 @@ func (s *ToolSidebar) tick() {
 }
 
 // startSecondTicker calls tick on the UI goroutine once a second until
-// stopped.
-func startSecondTicker(tick func()) (stop func()) {
-	done := make(chan struct{})
-	go func() {
-		t := time.NewTicker(time.Second)
-		defer t.Stop()
-		for {
-			select {
-			case <-t.C:
-				kit.Do(tick)
-			case <-done:
-				return
-			}
-		}
-	}()
-	return func() { close(done) }
-}
+// stopped, with kit's ticker.
+func startSecondTicker(tick func()) (stop func()) { return kit.Tick(nil, time.Second, tick) }
 
 func (s *ToolSidebar) metrics() cardMetrics {
 	if !s.haveM {

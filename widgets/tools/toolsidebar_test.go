@@ -216,6 +216,32 @@ func TestToolSidebarTickerRunsOnlyWhileRunning(t *testing.T) {
 	}
 }
 
+// Stop, as the tab calls it when it closes, ends a running card's ticker
+// with the tab, and no later update starts another.
+func TestToolSidebarStopEndsTheTickerForGood(t *testing.T) {
+	test.NewTempApp(t)
+	s := NewToolSidebar()
+	starts, stops := 0, 0
+	s.startTicker = func(func()) func() {
+		starts++
+		return func() { stops++ }
+	}
+	run := model.ToolCard{ID: "b", Revision: 1, Name: "bash", Status: model.ToolRunning, Started: sidebarNow}
+	s.SetCards([]model.ToolCard{run})
+	s.Stop()
+	if starts != 1 || stops != 1 {
+		t.Fatalf("after Stop with a card running: starts=%d stops=%d", starts, stops)
+	}
+	other := model.ToolCard{ID: "c", Revision: 1, Name: "bash", Status: model.ToolRunning, Started: sidebarNow}
+	s.SetCards([]model.ToolCard{run, other})
+	run.Revision, run.Status, run.Ended = 2, model.ToolDone, sidebarNow
+	s.SetCards([]model.ToolCard{run})
+	s.SetCards([]model.ToolCard{run, other})
+	if starts != 1 {
+		t.Fatalf("a ticker started after Stop (starts=%d)", starts)
+	}
+}
+
 func TestToolSidebarVirtualizes(t *testing.T) {
 	var cards []model.ToolCard
 	for i := 0; i < 500; i++ {
