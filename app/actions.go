@@ -14,7 +14,6 @@ import (
 	native "github.com/sqweek/dialog"
 
 	"knightcode.ai/desktop/model"
-	"knightcode.ai/desktop/rpcconn"
 	"knightcode.ai/desktop/widgets/kit"
 	"knightcode.ai/desktop/widgets/palette"
 )
@@ -78,7 +77,7 @@ func (w *Tab) actionFork() {
 	if !w.needAgent() {
 		return
 	}
-	model.Ask(w.controller, model.CallTimeout, w.controller.ForkMessages, func(msgs []rpcconn.ForkMessage, err error) {
+	model.Ask(w.controller, model.CallTimeout, w.controller.ForkMessages, func(msgs []model.ForkMessage, err error) {
 		if err != nil {
 			w.showError(err)
 			return

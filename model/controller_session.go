@@ -79,12 +79,13 @@ func (c *Controller) reload(ctx context.Context, conn *rpcconn.Conn) error {
 }
 
 // ForkMessages lists the user messages a fork can start from.
-func (c *Controller) ForkMessages(ctx context.Context) ([]rpcconn.ForkMessage, error) {
+func (c *Controller) ForkMessages(ctx context.Context) ([]ForkMessage, error) {
 	conn := c.current()
 	if conn == nil {
 		return nil, errNotRunning
 	}
-	return conn.GetForkMessages(ctx)
+	msgs, err := conn.GetForkMessages(ctx)
+	return forkMessages(msgs), err
 }
 
 // Fork branches off before a user message; that message's text goes back
@@ -251,12 +252,13 @@ func (c *Controller) AbortBash() {
 }
 
 // Commands lists the agent's extension commands, prompt templates and skills.
-func (c *Controller) Commands(ctx context.Context) ([]rpcconn.Command, error) {
+func (c *Controller) Commands(ctx context.Context) ([]Command, error) {
 	conn := c.current()
 	if conn == nil {
 		return nil, errNotRunning
 	}
-	return conn.GetCommands(ctx)
+	cmds, err := conn.GetCommands(ctx)
+	return commands(cmds), err
 }
 
 // Tree returns the session tree: from the agent, or from the session file
