@@ -8,7 +8,7 @@
 // disk) and internal/trace, and never Fyne: `go list -deps` of it names no
 // fyne.io package, so plain unit tests and -race cover it in seconds. The
 // window reaches the user only through the UI interface the Controller is
-// given. Protocol types stop here: what the window gets, through UI or the
-// Controller's answers, is this package's plain types (Dialog, Tree,
-// Command, …), never rpcconn's.
+// given. Protocol types stop here: what the window gets through UI and the
+// Controller's answers is this package's plain types (Dialog, Answer,
+// Image, Tree, Command, ForkMessage, …).
 package model
