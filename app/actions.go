@@ -14,7 +14,6 @@ import (
 	native "github.com/sqweek/dialog"
 
 	"knightcode.ai/desktop/model"
-	"knightcode.ai/desktop/rpcconn"
 	"knightcode.ai/desktop/widgets/kit"
 	"knightcode.ai/desktop/widgets/palette"
 )
@@ -77,7 +76,7 @@ func (c *tabCommands) actionFork() {
 	if !c.needAgent() {
 		return
 	}
-	model.Ask(c.controller, model.CallTimeout, c.controller.ForkMessages, func(msgs []rpcconn.ForkMessage, err error) {
+	model.Ask(c.controller, model.CallTimeout, c.controller.ForkMessages, func(msgs []model.ForkMessage, err error) {
 		if err != nil {
 			c.showError(err)
 			return

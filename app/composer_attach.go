@@ -11,7 +11,6 @@ import (
 
 	"knightcode.ai/desktop/app/images"
 	"knightcode.ai/desktop/model"
-	"knightcode.ai/desktop/rpcconn"
 	"knightcode.ai/desktop/widgets/prompt"
 )
 
@@ -128,14 +127,14 @@ func (c *composer) previewImage(id string) {
 }
 
 // readyImages are the attachments to send, and whether some still load.
-func (c *composer) readyImages() (ids []string, images []rpcconn.Image, loading bool) {
+func (c *composer) readyImages() (ids []string, images []model.Image, loading bool) {
 	for _, img := range c.images {
 		switch {
 		case img.loading:
 			loading = true
 		case img.err == nil:
 			ids = append(ids, img.id)
-			images = append(images, rpcconn.Image{Data: img.att.Base64(), MimeType: img.att.MimeType})
+			images = append(images, model.Image{Data: img.att.Base64(), MimeType: img.att.MimeType})
 		}
 	}
 	return ids, images, loading

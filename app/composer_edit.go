@@ -2,7 +2,6 @@ package app
 
 import (
 	"knightcode.ai/desktop/model"
-	"knightcode.ai/desktop/rpcconn"
 )
 
 // editNote is the prompt bar's note while an earlier prompt is edited.
@@ -62,7 +61,7 @@ func (c *composer) cancelEdit() bool {
 
 // sendEdit sends the editor's text as the edited prompt, reporting whether
 // an edit was under way.
-func (c *composer) sendEdit(text string, images []rpcconn.Image, accepted func()) bool {
+func (c *composer) sendEdit(text string, images []model.Image, accepted func()) bool {
 	e := c.editing
 	if e == nil {
 		return false

@@ -11,7 +11,6 @@ import (
 
 	"knightcode.ai/desktop/app/uiloop"
 	"knightcode.ai/desktop/model"
-	"knightcode.ai/desktop/rpcconn"
 	"knightcode.ai/desktop/widgets/kit"
 	"knightcode.ai/desktop/widgets/palette"
 )
@@ -21,7 +20,7 @@ import (
 // which never blocks (the controller sends on a goroutine).
 type dialogQueue struct {
 	parent  fyne.Window
-	respond func(id string, answer rpcconn.UIAnswer)
+	respond func(id string, answer model.Answer)
 	// done runs when the last queued dialog has closed.
 	done func()
 	// do hands work to the UI goroutine (nil: uiloop.Do); the window's own
@@ -39,16 +38,16 @@ type dialogQueue struct {
 // waitingDialog is a request not shown yet; its timeout counts from when
 // it arrived, shown or not.
 type waitingDialog struct {
-	req     *rpcconn.ExtensionUIRequest
+	req     model.Dialog
 	arrived time.Time
 }
 
 // deadline is when the agent stops waiting for an answer (zero: never).
 func (d waitingDialog) deadline() time.Time {
-	if d.req.TimeoutMs <= 0 {
+	if d.req.Timeout <= 0 {
 		return time.Time{}
 	}
-	return d.arrived.Add(time.Duration(d.req.TimeoutMs) * time.Millisecond)
+	return d.arrived.Add(d.req.Timeout)
 }
 
 type openDialog struct {
@@ -66,7 +65,7 @@ type openDialog struct {
 
 // Add queues a request; it shows at once when no other dialog is open
 // and the queue is not held.
-func (q *dialogQueue) Add(req *rpcconn.ExtensionUIRequest) {
+func (q *dialogQueue) Add(req model.Dialog) {
 	q.pending = append(q.pending, waitingDialog{req: req, arrived: time.Now()})
 	if q.current == nil && !q.held {
 		q.next()
@@ -137,7 +136,7 @@ func (q *dialogQueue) next() {
 	d.dlg.onClosed = func() {
 		if !d.answered {
 			d.answered = true
-			q.respond(req.ID, rpcconn.AnswerCancelled())
+			q.respond(req.ID, model.AnswerCancelled())
 		}
 		q.finish(d)
 	}
@@ -146,7 +145,7 @@ func (q *dialogQueue) next() {
 	// does and the window hands Esc and Enter to the dialog.
 	d.dlg.focus = d.focus
 	d.dlg.Show()
-	if req.TimeoutMs > 0 {
+	if req.Timeout > 0 {
 		q.countdown(d)
 	}
 }
@@ -157,12 +156,12 @@ func (q *dialogQueue) Open() bool { return q.current != nil }
 // CancelCurrent answers the showing dialog with cancelled, as Esc does.
 func (q *dialogQueue) CancelCurrent() {
 	if d := q.current; d != nil {
-		q.answer(d, rpcconn.AnswerCancelled())
+		q.answer(d, model.AnswerCancelled())
 	}
 }
 
 // answer sends the user's answer once and closes the dialog.
-func (q *dialogQueue) answer(d *openDialog, a rpcconn.UIAnswer) {
+func (q *dialogQueue) answer(d *openDialog, a model.Answer) {
 	if d.answered {
 		return
 	}
@@ -190,13 +189,13 @@ func (q *dialogQueue) finish(d *openDialog) {
 // the default answer (Yes, the picked option, the text).
 func (q *dialogQueue) build(d *openDialog) *keyDialog {
 	req := d.req
-	title := model.Plain(req.Title)
+	title := req.Title
 	if title == "" {
 		title = "The agent asks"
 	}
 	k := newKeyDialog(q.parent, q.modals())
 	// Extensions' text is shown as plain text, never as markup.
-	message := widget.NewLabel(model.Plain(req.Message))
+	message := widget.NewLabel(req.Message)
 	message.Wrapping = fyne.TextWrapWord
 	content := container.NewVBox()
 	if req.Message != "" {
@@ -204,21 +203,21 @@ func (q *dialogQueue) build(d *openDialog) *keyDialog {
 	}
 	d.countdownLabel = widget.NewLabel("")
 	d.countdownLabel.Importance = widget.LowImportance
-	cancel := dialogAction{label: "Cancel", isCancel: true, run: func() { q.answer(d, rpcconn.AnswerCancelled()) }}
-	switch req.Method {
-	case rpcconn.UIConfirm:
+	cancel := dialogAction{label: "Cancel", isCancel: true, run: func() { q.answer(d, model.AnswerCancelled()) }}
+	switch req.Kind {
+	case model.DialogConfirm:
 		content.Add(d.countdownLabel)
 		// Esc cancels (the agent hears "cancelled"); No is an answer.
 		k.build(title, content,
-			dialogAction{label: "No", icon: theme.CancelIcon(), run: func() { q.answer(d, rpcconn.AnswerConfirmed(false)) }},
-			dialogAction{label: "Yes", icon: theme.ConfirmIcon(), isDefault: true, run: func() { q.answer(d, rpcconn.AnswerConfirmed(true)) }})
+			dialogAction{label: "No", icon: theme.CancelIcon(), run: func() { q.answer(d, model.AnswerConfirmed(false)) }},
+			dialogAction{label: "Yes", icon: theme.ConfirmIcon(), isDefault: true, run: func() { q.answer(d, model.AnswerConfirmed(true)) }})
 		k.Resize(fyne.NewSize(440, 200))
-	case rpcconn.UISelect:
-		list := palette.NewOptionList(plainAll(req.Options), k.Keys())
+	case model.DialogSelect:
+		list := palette.NewOptionList(req.Options, k.Keys())
 		d.focus = list.Focusable()
 		choose := func() {
 			if i := list.Selected(); i >= 0 && i < len(req.Options) {
-				q.answer(d, rpcconn.AnswerValue(req.Options[i]))
+				q.answer(d, req.Choose(i))
 			}
 		}
 		hint := widget.NewLabel("↑ ↓ pick · Enter chooses · Esc cancels")
@@ -234,7 +233,7 @@ func (q *dialogQueue) build(d *openDialog) *keyDialog {
 		list.OnSelect = func(int) { chooseButton.Enable() }
 		list.OnChoose = func(int) { k.Submit() }
 		k.Resize(fyne.NewSize(440, 190+float32(rows)*38))
-	case rpcconn.UIEditor:
+	case model.DialogEditor:
 		q.textDialog(k, d, title, "Save", true, content)
 		k.Resize(fyne.NewSize(560, 440))
 	default: // input
@@ -252,14 +251,6 @@ func (q *dialogQueue) modals() *modalStack {
 	return q.stack
 }
 
-func plainAll(options []string) []string {
-	out := make([]string, len(options))
-	for i, o := range options {
-		out[i] = model.Plain(o)
-	}
-	return out
-}
-
 // textDialog asks for text: one line (input, Enter answers) or many
 // (editor: Enter starts a new line, Ctrl+Enter answers).
 func (q *dialogQueue) textDialog(k *keyDialog, d *openDialog, title, okLabel string, multiLine bool, content *fyne.Container) {
@@ -270,7 +261,7 @@ func (q *dialogQueue) textDialog(k *keyDialog, d *openDialog, title, okLabel str
 	} else {
 		entry = kit.NewDialogEntry(k.Keys())
 	}
-	entry.SetPlaceHolder(model.Plain(d.req.Placeholder))
+	entry.SetPlaceHolder(d.req.Placeholder)
 	entry.SetText(d.req.Prefill)
 	d.focus = entry
 	content.Add(entry)
@@ -281,8 +272,8 @@ func (q *dialogQueue) textDialog(k *keyDialog, d *openDialog, title, okLabel str
 	}
 	content.Add(d.countdownLabel)
 	k.build(title, content,
-		dialogAction{label: "Cancel", isCancel: true, run: func() { q.answer(d, rpcconn.AnswerCancelled()) }},
-		dialogAction{label: okLabel, icon: theme.ConfirmIcon(), isDefault: true, run: func() { q.answer(d, rpcconn.AnswerValue(entry.Text)) }})
+		dialogAction{label: "Cancel", isCancel: true, run: func() { q.answer(d, model.AnswerCancelled()) }},
+		dialogAction{label: okLabel, icon: theme.ConfirmIcon(), isDefault: true, run: func() { q.answer(d, model.AnswerText(entry.Text)) }})
 }
 
 // countdown shows the time left and closes the dialog when the agent's

@@ -2,19 +2,20 @@ package app
 
 import (
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
 	"knightcode.ai/desktop/internal/testsupport"
-	"knightcode.ai/desktop/rpcconn"
+	"knightcode.ai/desktop/model"
 	"knightcode.ai/desktop/widgets/kit"
 )
 
 type answered struct {
 	id     string
-	answer rpcconn.UIAnswer
+	answer model.Answer
 }
 
 func newTestQueue(t *testing.T) (*dialogQueue, *[]answered, fyne.Window) {
@@ -23,7 +24,7 @@ func newTestQueue(t *testing.T) (*dialogQueue, *[]answered, fyne.Window) {
 	w := test.NewTempWindow(t, widget.NewLabel("behind"))
 	w.Resize(fyne.NewSize(800, 600))
 	var got []answered
-	q := &dialogQueue{parent: w, respond: func(id string, a rpcconn.UIAnswer) { got = append(got, answered{id, a}) }}
+	q := &dialogQueue{parent: w, respond: func(id string, a model.Answer) { got = append(got, answered{id, a}) }}
 	return q, &got, w
 }
 
@@ -57,12 +58,12 @@ func findButton(t *testing.T, w fyne.Window, label string) *kit.DialogButton {
 	return found
 }
 
-func record(a rpcconn.UIAnswer) string { return a.String() }
+func record(a model.Answer) string { return a.String() }
 
 func TestDialogsQueueAndAnswerOnce(t *testing.T) {
 	q, got, w := newTestQueue(t)
-	q.Add(&rpcconn.ExtensionUIRequest{ID: "1", Method: rpcconn.UIConfirm, Title: "Allow?", Message: "<b>rm</b>"})
-	q.Add(&rpcconn.ExtensionUIRequest{ID: "2", Method: rpcconn.UISelect, Title: "Pick", Options: []string{"a", "b"}})
+	q.Add(model.Dialog{ID: "1", Kind: model.DialogConfirm, Title: "Allow?", Message: "<b>rm</b>"})
+	q.Add(model.Dialog{ID: "2", Kind: model.DialogSelect, Title: "Pick", Options: []string{"a", "b"}})
 	if len(w.Canvas().Overlays().List()) != 1 {
 		t.Fatalf("%d dialogs showing, want one at a time", len(w.Canvas().Overlays().List()))
 	}
@@ -81,10 +82,10 @@ func TestDialogsQueueAndAnswerOnce(t *testing.T) {
 
 func TestDialogInputAndEditor(t *testing.T) {
 	q, got, w := newTestQueue(t)
-	q.Add(&rpcconn.ExtensionUIRequest{ID: "i", Method: rpcconn.UIInput, Title: "Name?", Placeholder: "name"})
+	q.Add(model.Dialog{ID: "i", Kind: model.DialogInput, Title: "Name?", Placeholder: "name"})
 	test.Type(q.current.focus.(*kit.DialogEntry), "Ann")
 	test.Tap(findButton(t, w, "OK"))
-	q.Add(&rpcconn.ExtensionUIRequest{ID: "e", Method: rpcconn.UIEditor, Title: "Edit", Prefill: "line 1"})
+	q.Add(model.Dialog{ID: "e", Kind: model.DialogEditor, Title: "Edit", Prefill: "line 1"})
 	e := q.current.focus.(*kit.DialogEntry)
 	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	if len(*got) != 2 || record((*got)[0].answer) != "value=Ann" || record((*got)[1].answer) != "cancelled" {
@@ -95,7 +96,7 @@ func TestDialogInputAndEditor(t *testing.T) {
 func TestDialogTimeoutSendsNothing(t *testing.T) {
 	q, got, _ := newTestQueue(t)
 	onUI(func() {
-		q.Add(&rpcconn.ExtensionUIRequest{ID: "t", Method: rpcconn.UIConfirm, Title: "Quick", TimeoutMs: 300})
+		q.Add(model.Dialog{ID: "t", Kind: model.DialogConfirm, Title: "Quick", Timeout: 300 * time.Millisecond})
 	})
 	open := func() (o bool) {
 		onUI(func() { o = q.Open() })
@@ -111,8 +112,8 @@ func TestDialogTimeoutSendsNothing(t *testing.T) {
 
 func TestDialogsCloseWhenAgentExits(t *testing.T) {
 	q, got, w := newTestQueue(t)
-	q.Add(&rpcconn.ExtensionUIRequest{ID: "1", Method: rpcconn.UIConfirm, Title: "A"})
-	q.Add(&rpcconn.ExtensionUIRequest{ID: "2", Method: rpcconn.UIConfirm, Title: "B"})
+	q.Add(model.Dialog{ID: "1", Kind: model.DialogConfirm, Title: "A"})
+	q.Add(model.Dialog{ID: "2", Kind: model.DialogConfirm, Title: "B"})
 	q.CloseAll()
 	if q.Open() || len(*got) != 0 || len(w.Canvas().Overlays().List()) != 0 {
 		t.Fatalf("open=%v answers=%+v overlays=%d", q.Open(), *got, len(w.Canvas().Overlays().List()))

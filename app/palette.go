@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"knightcode.ai/desktop/model"
-	"knightcode.ai/desktop/rpcconn"
 )
 
 type appAction struct {
@@ -42,14 +41,14 @@ func (c *tabCommands) loadCommands() {
 	if c.controller == nil {
 		return
 	}
-	model.Ask(c.controller, model.CallTimeout, c.controller.Commands, func(cmds []rpcconn.Command, err error) {
+	model.Ask(c.controller, model.CallTimeout, c.controller.Commands, func(cmds []model.Command, err error) {
 		if err != nil {
 			return // the palette and "/" offer the app's own commands only
 		}
 		items := make([]model.PaletteItem, len(cmds))
 		for i, c := range cmds {
 			detail := c.Description
-			if p := c.FilePath(); p != "" {
+			if p := c.Path; p != "" {
 				detail = strings.TrimSpace(detail + " · " + p)
 			}
 			items[i] = model.PaletteItem{ID: "cmd:" + c.Name, Title: "/" + c.Name, Detail: detail, Source: c.Source}

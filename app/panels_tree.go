@@ -6,7 +6,6 @@ import (
 	"fyne.io/fyne/v2"
 
 	"knightcode.ai/desktop/model"
-	"knightcode.ai/desktop/rpcconn"
 	"knightcode.ai/desktop/widgets/sessions"
 )
 
@@ -16,27 +15,6 @@ type openTree struct {
 	view   *sessions.SessionTree
 	lastID string
 	depth  map[string]int
-}
-
-// lastAppended finds the newest entry of a tree by timestamp order of the
-// file: the session's append order ends at the newest timestamp.
-func lastAppended(roots []rpcconn.TreeNode) string {
-	newest, id := "", ""
-	stack := make([]*rpcconn.TreeNode, 0, len(roots))
-	for i := range roots {
-		stack = append(stack, &roots[i])
-	}
-	for len(stack) > 0 {
-		n := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if n.Entry.Timestamp >= newest {
-			newest, id = n.Entry.Timestamp, n.Entry.ID
-		}
-		for i := range n.Children {
-			stack = append(stack, &n.Children[i])
-		}
-	}
-	return id
 }
 
 // actionTree shows the session as a tree; fork from any user message.
@@ -60,26 +38,18 @@ func (p *sessionPanels) actionTree() {
 }
 
 func (p *sessionPanels) refreshTree(ot *openTree) {
-	type tree struct {
-		roots []rpcconn.TreeNode
-		leaf  string
-	}
-	ask := func(ctx context.Context) (tree, error) {
-		roots, leaf, err := p.controller.Tree(ctx)
-		return tree{roots, leaf}, err
-	}
-	model.Ask(p.controller, model.CallTimeout, ask, func(t tree, err error) {
+	model.Ask(p.controller, model.CallTimeout, p.controller.Tree, func(t model.Tree, err error) {
 		if err != nil {
 			p.showError(err)
 			return
 		}
-		rows := treeRows(t.roots, t.leaf)
+		rows := t.Rows
 		ot.depth = map[string]int{}
 		for _, r := range rows {
 			ot.depth[r.ID] = r.Depth
 		}
 		if n := len(rows); n > 0 {
-			ot.lastID = lastAppended(t.roots)
+			ot.lastID = t.LastID
 		}
 		ot.view.SetRows(rows)
 		ot.view.Focus(p.win.Canvas())
@@ -93,19 +63,17 @@ func (p *sessionPanels) followTree() {
 		return
 	}
 	after := ot.lastID
-	since := func(ctx context.Context) ([]rpcconn.Entry, error) { return p.controller.EntriesSince(ctx, after) }
-	model.Ask(p.controller, model.CallTimeout, since, func(entries []rpcconn.Entry, err error) {
-		if err != nil || len(entries) == 0 || p.tree != ot {
+	since := func(ctx context.Context) ([]model.TreeRow, error) { return p.controller.TreeRowsSince(ctx, after) }
+	model.Ask(p.controller, model.CallTimeout, since, func(rows []model.TreeRow, err error) {
+		if err != nil || len(rows) == 0 || p.tree != ot {
 			return
 		}
-		rows := make([]model.TreeRow, 0, len(entries))
-		for _, e := range entries {
-			r := entryRow(e)
+		for i := range rows {
+			r := &rows[i]
 			r.Depth = ot.depth[r.ParentID]
 			ot.depth[r.ID] = r.Depth
 			r.OnActiveBranch = true
-			rows = append(rows, r)
-			ot.lastID = e.ID
+			ot.lastID = r.ID
 		}
 		rows[len(rows)-1].IsLeaf = true
 		ot.view.AppendRows(rows)

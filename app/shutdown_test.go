@@ -10,7 +10,6 @@ import (
 
 	"knightcode.ai/desktop/internal/testsupport"
 	"knightcode.ai/desktop/model"
-	"knightcode.ai/desktop/rpcconn"
 	"knightcode.ai/desktop/widgets/kit"
 )
 
@@ -96,7 +95,7 @@ func TestWindowShutdownStopsItsQueries(t *testing.T) {
 	// The controller's goroutines and late callbacks call these; after
 	// the loop they must not reach Fyne, which would run them on the
 	// calling goroutine with the window gone.
-	w.ShowDialog(&rpcconn.ExtensionUIRequest{ID: "late", Method: rpcconn.UIConfirm, Title: "late"})
+	w.ShowDialog(model.Dialog{ID: "late", Kind: model.DialogConfirm, Title: "late"})
 	w.CloseDialogs()
 	w.SetEditorText("late")
 	w.RestoreDraft("late")

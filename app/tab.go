@@ -8,7 +8,6 @@ import (
 	"knightcode.ai/desktop/app/uiloop"
 	"knightcode.ai/desktop/internal/trace"
 	"knightcode.ai/desktop/model"
-	"knightcode.ai/desktop/rpcconn"
 	"knightcode.ai/desktop/widgets/chat"
 	"knightcode.ai/desktop/widgets/palette"
 	"knightcode.ai/desktop/widgets/prompt"
@@ -93,7 +92,7 @@ func newTab(shell *Window, flags Flags) *Tab {
 	w.trust = newFolderTrust(w)
 	w.frames = uiloop.NewFrames(w.drawPaced)
 	w.dialogs = &dialogQueue{parent: w.win, do: w.do, stack: w.modals,
-		respond: func(id string, ans rpcconn.UIAnswer) {
+		respond: func(id string, ans model.Answer) {
 			if w.controller != nil {
 				w.controller.Respond(id, ans)
 			}
@@ -297,7 +296,7 @@ func (w *Tab) Invalidate() { w.frames.Invalidate() }
 func (w *Tab) ConnectFailed(err error) { w.Invalidate() }
 
 // ShowDialog implements UI.
-func (w *Tab) ShowDialog(req *rpcconn.ExtensionUIRequest) {
+func (w *Tab) ShowDialog(req model.Dialog) {
 	w.do(func() {
 		if w.closed {
 			return

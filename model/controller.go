@@ -22,7 +22,7 @@ type UI interface {
 	// ConnectFailed reports that the agent could not be started.
 	ConnectFailed(err error)
 	// ShowDialog puts an extension's question in front of the user.
-	ShowDialog(req *rpcconn.ExtensionUIRequest)
+	ShowDialog(d Dialog)
 	// CloseDialogs closes every open extension dialog (the agent exited).
 	CloseDialogs()
 	// SetEditorText replaces the draft, keeping the old one recoverable.
@@ -314,7 +314,7 @@ func (c *Controller) handle(conn *rpcconn.Conn, ev rpcconn.Event) {
 		}
 	}
 	for _, d := range fx.Dialogs {
-		c.ui.ShowDialog(d)
+		c.ui.ShowDialog(newDialog(d))
 	}
 	if fx.EditorText != nil {
 		c.ui.SetEditorText(*fx.EditorText)
@@ -451,13 +451,13 @@ func (c *Controller) NewSession() {
 }
 
 // Respond answers an extension dialog.
-func (c *Controller) Respond(requestID string, answer rpcconn.UIAnswer) {
+func (c *Controller) Respond(requestID string, answer Answer) {
 	conn := c.current()
 	if conn == nil {
 		return
 	}
 	c.spawn(func() {
-		if err := conn.Respond(requestID, answer); err != nil {
+		if err := conn.Respond(requestID, answer.ui); err != nil {
 			c.report("Could not answer the extension", err)
 			c.ui.Invalidate()
 		}

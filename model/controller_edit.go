@@ -14,7 +14,8 @@ import (
 // fork, so the old branch stays in the session tree, and the edited text
 // goes as the first prompt of the new branch. Whatever fails, the text
 // comes back into the editor.
-func (c *Controller) SendEdited(ordinal int, original, text string, images []rpcconn.Image, accepted func()) {
+func (c *Controller) SendEdited(ordinal int, original, text string, sent []Image, accepted func()) {
+	images := protoImages(sent)
 	if c.session.Running() {
 		c.ui.RestoreDraft(text)
 		c.session.Notice(NoticeWarning, "Not sent: the agent is still working. Stop it or wait, then send the edited prompt again.")

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"knightcode.ai/desktop/internal/testsupport"
-	"knightcode.ai/desktop/rpcconn"
 )
 
 // TestControllerGivesQueueBackWhenAgentEnds: an agent that crashes, or
@@ -30,7 +29,7 @@ func TestControllerGivesQueueBackWhenAgentEnds(t *testing.T) {
 				v := s.View(nil)
 				return len(v.Steering) == 1 && len(v.FollowUp) == 1
 			})
-			c.Respond(ui.snapshot().dialogs[0].ID, rpcconn.AnswerConfirmed(true))
+			c.Respond(ui.snapshot().dialogs[0].ID, AnswerConfirmed(true))
 			testsupport.Eventually(t, "ended", func() bool { return s.View(nil).Conn == ConnExited })
 			testsupport.Eventually(t, "given back", func() bool { return len(ui.snapshot().given) > 0 })
 

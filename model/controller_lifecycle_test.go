@@ -185,7 +185,7 @@ func TestControllerRestartIgnoresTheOldAgent(t *testing.T) {
 	if !settled {
 		t.Fatal("the old agent's capabilities were applied to the new one")
 	}
-	c.Respond(ui.snapshot().dialogs[0].ID, rpcconn.AnswerConfirmed(true))
+	c.Respond(ui.snapshot().dialogs[0].ID, AnswerConfirmed(true))
 	testsupport.Eventually(t, "the new agent got the answer", func() bool {
 		it := lastItem(s)
 		return !s.Running() && it.Kind == ChatAssistant && len(it.Blocks) > 0 && strings.Contains(it.Blocks[len(it.Blocks)-1].Text, "answered")

@@ -148,7 +148,8 @@ func (c *Controller) sendHeld(conn *rpcconn.Conn) {
 // nothing typed is lost. While the agent starts, the text waits in the
 // queue strip and goes out once the agent is ready. accepted (may be nil)
 // runs once the agent took it.
-func (c *Controller) Send(text string, images []rpcconn.Image, followUp bool, accepted func()) {
+func (c *Controller) Send(text string, sent []Image, followUp bool, accepted func()) {
+	images := protoImages(sent)
 	if c.hold(heldSend{text: text, images: images, followUp: followUp, accepted: accepted}) {
 		return
 	}

@@ -79,12 +79,13 @@ func (c *Controller) reload(ctx context.Context, conn *rpcconn.Conn) error {
 }
 
 // ForkMessages lists the user messages a fork can start from.
-func (c *Controller) ForkMessages(ctx context.Context) ([]rpcconn.ForkMessage, error) {
+func (c *Controller) ForkMessages(ctx context.Context) ([]ForkMessage, error) {
 	conn := c.current()
 	if conn == nil {
 		return nil, errNotRunning
 	}
-	return conn.GetForkMessages(ctx)
+	msgs, err := conn.GetForkMessages(ctx)
+	return forkMessages(msgs), err
 }
 
 // Fork branches off before a user message; that message's text goes back
@@ -251,17 +252,26 @@ func (c *Controller) AbortBash() {
 }
 
 // Commands lists the agent's extension commands, prompt templates and skills.
-func (c *Controller) Commands(ctx context.Context) ([]rpcconn.Command, error) {
+func (c *Controller) Commands(ctx context.Context) ([]Command, error) {
 	conn := c.current()
 	if conn == nil {
 		return nil, errNotRunning
 	}
-	return conn.GetCommands(ctx)
+	cmds, err := conn.GetCommands(ctx)
+	return commands(cmds), err
 }
 
 // Tree returns the session tree: from the agent, or from the session file
 // for agents without get_tree.
-func (c *Controller) Tree(ctx context.Context) ([]rpcconn.TreeNode, string, error) {
+func (c *Controller) Tree(ctx context.Context) (Tree, error) {
+	roots, leaf, err := c.tree(ctx)
+	if err != nil {
+		return Tree{}, err
+	}
+	return Tree{Rows: treeRows(roots, leaf), LastID: lastAppended(roots)}, nil
+}
+
+func (c *Controller) tree(ctx context.Context) ([]rpcconn.TreeNode, string, error) {
 	conn := c.current()
 	if conn == nil {
 		return nil, "", errNotRunning
@@ -284,9 +294,23 @@ func (c *Controller) Tree(ctx context.Context) ([]rpcconn.TreeNode, string, erro
 	return tree.Tree, leaf, nil
 }
 
-// EntriesSince returns session entries after since, from the agent or, for
-// agents without get_entries, from the session file.
-func (c *Controller) EntriesSince(ctx context.Context, since string) ([]rpcconn.Entry, error) {
+// TreeRowsSince returns the rows of the session entries after since, in
+// the order they were appended: from the agent or, for agents without
+// get_entries, from the session file. Their depth, branch and leaf marks
+// are the caller's, who knows the rows before.
+func (c *Controller) TreeRowsSince(ctx context.Context, since string) ([]TreeRow, error) {
+	entries, err := c.entriesSince(ctx, since)
+	if err != nil || len(entries) == 0 {
+		return nil, err
+	}
+	rows := make([]TreeRow, len(entries))
+	for i, e := range entries {
+		rows[i] = entryRow(e)
+	}
+	return rows, nil
+}
+
+func (c *Controller) entriesSince(ctx context.Context, since string) ([]rpcconn.Entry, error) {
 	conn := c.current()
 	if conn == nil {
 		return nil, errNotRunning

@@ -52,8 +52,14 @@ func TestControllerSessionCommands(t *testing.T) {
 		t.Fatalf("last answer %q, %v", a, err)
 	}
 
-	tree, leaf, err := c.Tree(ctx)
-	if err != nil || len(tree) == 0 || leaf == "" {
+	tree, err := c.Tree(ctx)
+	leaf := ""
+	for _, r := range tree.Rows {
+		if r.IsLeaf {
+			leaf = r.ID
+		}
+	}
+	if err != nil || len(tree.Rows) == 0 || leaf == "" || tree.LastID == "" {
 		t.Fatalf("tree %+v leaf %q err %v", tree, leaf, err)
 	}
 
@@ -161,4 +167,30 @@ func askNow[T any](t *testing.T, c *Controller, ask func(context.Context) (T, er
 	Ask(c, CallTimeout, ask, func(v T, err error) { answers <- result{v, err} })
 	r := <-answers
 	return r.v, r.err
+}
+
+// TestControllerTreeRowsSinceFollowTheTree: the rows after the tree's last
+// entry are the entries appended since, in order, each a child of the one
+// before.
+func TestControllerTreeRowsSinceFollowTheTree(t *testing.T) {
+	c, s, _ := startController(t, "--session-dir", t.TempDir())
+	ctx := context.Background()
+	c.Send("first prompt", nil, false, nil)
+	testsupport.Eventually(t, "first reply", func() bool { v := s.View(nil); return len(v.Items) >= 2 && !v.Running })
+	tree, err := c.Tree(ctx)
+	if err != nil || len(tree.Rows) == 0 || tree.LastID != tree.Rows[len(tree.Rows)-1].ID {
+		t.Fatalf("tree %+v err %v", tree, err)
+	}
+	c.Send("second prompt", nil, false, nil)
+	testsupport.Eventually(t, "second reply", func() bool { v := s.View(nil); return len(v.Items) >= 4 && !v.Running })
+	rows, err := c.TreeRowsSince(ctx, tree.LastID)
+	if err != nil || len(rows) < 2 {
+		t.Fatalf("rows since %+v err %v", rows, err)
+	}
+	if rows[0].Kind != "user" || rows[0].Text != "second prompt" || rows[0].ParentID != tree.LastID || rows[1].ParentID != rows[0].ID {
+		t.Fatalf("rows since %+v", rows)
+	}
+	if again, err := c.TreeRowsSince(ctx, rows[len(rows)-1].ID); err != nil || again != nil {
+		t.Fatalf("rows after the newest %+v err %v", again, err)
+	}
 }

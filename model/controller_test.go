@@ -21,7 +21,7 @@ func TestMain(m *testing.M) {
 // recordingUI is the window as the controller sees it, recording calls.
 type recordingUI struct {
 	mu       sync.Mutex
-	dialogs  []*rpcconn.ExtensionUIRequest
+	dialogs  []Dialog
 	drafts   []string
 	editor   []string
 	failures []error
@@ -37,7 +37,7 @@ func (u *recordingUI) ConnectFailed(err error) {
 	defer u.mu.Unlock()
 	u.failures = append(u.failures, err)
 }
-func (u *recordingUI) ShowDialog(r *rpcconn.ExtensionUIRequest) {
+func (u *recordingUI) ShowDialog(r Dialog) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	u.dialogs = append(u.dialogs, r)
@@ -74,7 +74,7 @@ func (u *recordingUI) GiveBack(texts []string) {
 func (u *recordingUI) snapshot() recordingUI {
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	return recordingUI{dialogs: append([]*rpcconn.ExtensionUIRequest(nil), u.dialogs...), drafts: append([]string(nil), u.drafts...),
+	return recordingUI{dialogs: append([]Dialog(nil), u.dialogs...), drafts: append([]string(nil), u.drafts...),
 		editor: append([]string(nil), u.editor...), failures: append([]error(nil), u.failures...), closed: u.closed,
 		given: append([][]string(nil), u.given...)}
 }
@@ -224,7 +224,7 @@ func TestControllerForwardsDialogs(t *testing.T) {
 	c.Send("[[ext:confirm]]", nil, false, nil)
 	testsupport.Eventually(t, "dialog", func() bool { return len(ui.snapshot().dialogs) == 1 })
 	d := ui.snapshot().dialogs[0]
-	c.Respond(d.ID, rpcconn.AnswerConfirmed(true))
+	c.Respond(d.ID, AnswerConfirmed(true))
 	testsupport.Eventually(t, "answered", func() bool {
 		it := lastItem(s)
 		return it.Kind == ChatAssistant && !it.Streaming && len(it.Blocks) > 0 && strings.Contains(it.Blocks[len(it.Blocks)-1].Text, "answered")

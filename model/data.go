@@ -260,8 +260,8 @@ type TreeRow struct {
 	OnActiveBranch bool
 	// IsLeaf marks the session's current leaf: where the next prompt goes.
 	IsLeaf bool
-	// Depth is the indentation level the app computed: children of an
-	// entry with several children sit one level deeper than it.
+	// Depth is the indentation level: children of an entry with several
+	// children sit one level deeper than it.
 	Depth int
 }
 

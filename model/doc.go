@@ -8,5 +8,8 @@
 // disk), remote (an agent over SSH), internal/trace and internal/nth, and
 // never Fyne: `go list -deps` of it names no fyne.io package, so plain unit
 // tests and -race cover it in seconds. The window reaches the user only
-// through the UI interface the Controller is given.
+// through the UI interface the Controller is given. Protocol types stop
+// here: what the window gets through UI and the Controller's answers is
+// this package's plain types (Dialog, Answer, Image, Tree, Command,
+// ForkMessage, …).
 package model

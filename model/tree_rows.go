@@ -1,16 +1,23 @@
-package app
+package model
 
 import (
 	"time"
 
-	"knightcode.ai/desktop/model"
 	"knightcode.ai/desktop/rpcconn"
 )
+
+// Tree is the session tree as the tree view draws it.
+type Tree struct {
+	Rows []TreeRow
+	// LastID is the entry appended last, after which new entries follow
+	// ("" for an empty tree).
+	LastID string
+}
 
 // treeRows flattens a session tree for the tree view, depth first, oldest
 // child first. Depth grows only where the tree branches, so a long linear
 // conversation stays flush left.
-func treeRows(roots []rpcconn.TreeNode, leafID string) []model.TreeRow {
+func treeRows(roots []rpcconn.TreeNode, leafID string) []TreeRow {
 	active := map[string]bool{}
 	parents := map[string]string{}
 	var index func(nodes []rpcconn.TreeNode, parent string)
@@ -28,7 +35,7 @@ func treeRows(roots []rpcconn.TreeNode, leafID string) []model.TreeRow {
 		active[id] = true
 	}
 
-	var rows []model.TreeRow
+	var rows []TreeRow
 	type frame struct {
 		node  *rpcconn.TreeNode
 		depth int
@@ -59,8 +66,8 @@ func treeRows(roots []rpcconn.TreeNode, leafID string) []model.TreeRow {
 }
 
 // entryRow describes one session entry in a line.
-func entryRow(e rpcconn.Entry) model.TreeRow {
-	row := model.TreeRow{ID: e.ID, Kind: e.Type}
+func entryRow(e rpcconn.Entry) TreeRow {
+	row := TreeRow{ID: e.ID, Kind: e.Type}
 	if e.ParentID != nil {
 		row.ParentID = *e.ParentID
 	}
@@ -73,21 +80,21 @@ func entryRow(e rpcconn.Entry) model.TreeRow {
 			row.Kind = m.Role
 			switch m.Role {
 			case rpcconn.RoleAssistant:
-				row.Text = model.OneLine(model.Glance(m.Content.Text()), 100)
+				row.Text = OneLine(Glance(m.Content.Text()), 100)
 				for _, c := range m.Content {
 					if c.Type == rpcconn.ContentToolCall {
 						row.Kind = "tool"
-						row.Text = c.Name + " " + model.ArgsSummary(c.Name, c.Arguments)
+						row.Text = c.Name + " " + ArgsSummary(c.Name, c.Arguments)
 						break
 					}
 				}
 			case rpcconn.RoleToolResult:
 				row.Kind = "tool"
-				row.Text = m.ToolName + " → " + model.OneLine(m.Content.Text(), 80)
+				row.Text = m.ToolName + " → " + OneLine(m.Content.Text(), 80)
 			case rpcconn.RoleBashExecution:
-				row.Text = "$ " + model.OneLine(m.Command, 100)
+				row.Text = "$ " + OneLine(m.Command, 100)
 			default:
-				row.Text = model.OneLine(m.Content.Text(), 100)
+				row.Text = OneLine(m.Content.Text(), 100)
 			}
 		}
 	case "model_change":
@@ -95,7 +102,7 @@ func entryRow(e rpcconn.Entry) model.TreeRow {
 	case "thinking_level_change":
 		row.Text = "thinking " + e.ThinkingLevel
 	case "compaction", "branch_summary":
-		row.Text = model.OneLine(model.Glance(e.Summary), 100)
+		row.Text = OneLine(Glance(e.Summary), 100)
 	case "session_info":
 		row.Text = "named “" + e.Name + "”"
 	case "label":
@@ -104,4 +111,25 @@ func entryRow(e rpcconn.Entry) model.TreeRow {
 		row.Text = e.CustomType
 	}
 	return row
+}
+
+// lastAppended finds the newest entry of a tree by timestamp order of the
+// file: the session's append order ends at the newest timestamp.
+func lastAppended(roots []rpcconn.TreeNode) string {
+	newest, id := "", ""
+	stack := make([]*rpcconn.TreeNode, 0, len(roots))
+	for i := range roots {
+		stack = append(stack, &roots[i])
+	}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n.Entry.Timestamp >= newest {
+			newest, id = n.Entry.Timestamp, n.Entry.ID
+		}
+		for i := range n.Children {
+			stack = append(stack, &n.Children[i])
+		}
+	}
+	return id
 }

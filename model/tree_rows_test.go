@@ -1,4 +1,4 @@
-package app
+package model
 
 import (
 	"strings"
@@ -55,5 +55,24 @@ func TestTreeRowsShowWordsNotMarkdown(t *testing.T) {
 	}
 	if reply.Text != "Plan Use the list and draw lines" || summary.Text != "Goal fix the leak" {
 		t.Errorf("rows %q, %q", reply.Text, summary.Text)
+	}
+}
+
+// TestLastAppendedIsTheNewestEntry: new entries follow the one appended
+// last, which may sit on a branch that is not the last in tree order.
+func TestLastAppendedIsTheNewestEntry(t *testing.T) {
+	tree := []rpcconn.TreeNode{
+		node("u1", "user", "first",
+			node("a1", "assistant", "answer", node("u2", "user", "try A"), node("u3", "user", "try B"))),
+	}
+	stamps := []*rpcconn.Entry{&tree[0].Entry, &tree[0].Children[0].Entry, &tree[0].Children[0].Children[0].Entry, &tree[0].Children[0].Children[1].Entry}
+	for i, s := range []string{"2025-01-01T00:00:01Z", "2025-01-01T00:00:02Z", "2025-01-01T00:00:09Z", "2025-01-01T00:00:05Z"} {
+		stamps[i].Timestamp = s
+	}
+	if got := lastAppended(tree); got != "u2" {
+		t.Fatalf("last appended %q, want u2", got)
+	}
+	if got := lastAppended(nil); got != "" {
+		t.Fatalf("last appended of no tree %q", got)
 	}
 }
