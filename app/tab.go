@@ -181,8 +181,8 @@ func (w *Tab) build() {
 	c.prompt.Editor.OnEscape = w.stop
 	c.prompt.Editor.OnShortcut = w.shortcut
 	w.above, w.below = prompt.NewExtensionBlocks(), prompt.NewExtensionBlocks()
-	w.retry = newRetryStrip(w.do, w.commands.actionAbortRetry)
 	w.commands = newTabCommands(w.tabHost)
+	w.retry = newRetryStrip(w.do, w.commands.actionAbortRetry)
 	w.commands.appActions = w.appActions
 	w.commands.restart = w.restart
 	w.commands.openExport = w.files.openExport
