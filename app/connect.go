@@ -8,56 +8,56 @@ import (
 )
 
 // startOptions is how the agent is started, from w.started.
-func (w *Tab) startOptions() rpcconn.Options {
-	args := append(append([]string(nil), w.started.args...), w.trust.args()...)
-	return rpcconn.Options{Path: w.started.agent, Args: args, Dir: w.started.dir}
+func (t *Tab) startOptions() rpcconn.Options {
+	args := append(append([]string(nil), t.started.args...), t.trust.args()...)
+	return rpcconn.Options{Path: t.started.agent, Args: args, Dir: t.started.dir}
 }
 
 // restart starts a fresh agent after an exit or a failed start, or after
 // the settings changed, with the settings as they are now; the transcript
 // and the draft stay.
-func (w *Tab) restart() {
-	w.banner.Hide()
-	w.body.Refresh()
-	w.composer.focusEditor()
-	if w.controller == nil {
-		w.connect()
+func (t *Tab) restart() {
+	t.banner.Hide()
+	t.body.Refresh()
+	t.composer.focusEditor()
+	if t.controller == nil {
+		t.connect()
 		return
 	}
-	if spec, remote := remoteSpec(w.flags); remote {
-		w.controller.SetRemoteArgs(append(spec.Args, w.trust.args()...))
-	} else if st := resolveStart(w.flags, w.settings, systemLookup, os.Getwd); st.agent != "" {
-		w.started = st
-		w.controller.SetOptions(w.startOptions())
+	if spec, remote := remoteSpec(t.flags); remote {
+		t.controller.SetRemoteArgs(append(spec.Args, t.trust.args()...))
+	} else if st := resolveStart(t.flags, t.settings, systemLookup, os.Getwd); st.agent != "" {
+		t.started = st
+		t.controller.SetOptions(t.startOptions())
 	}
-	w.controller.Restart()
+	t.controller.Restart()
 }
 
 // connect starts the agent, or asks for one.
-func (w *Tab) connect() {
-	if spec, ok := remoteSpec(w.flags); ok {
-		w.connectRemote(spec)
+func (t *Tab) connect() {
+	if spec, ok := remoteSpec(t.flags); ok {
+		t.connectRemote(spec)
 	} else {
-		w.started = resolveStart(w.flags, w.settings, systemLookup, os.Getwd)
-		if w.started.agent == "" {
-			w.agentSetup.show()
+		t.started = resolveStart(t.flags, t.settings, systemLookup, os.Getwd)
+		if t.started.agent == "" {
+			t.agentSetup.show()
 			return
 		}
-		w.controller = model.NewController(w.session, w, w.startOptions())
+		t.controller = model.NewController(t.session, t, t.startOptions())
 	}
-	w.controller.OnReady = func() {
-		w.do(func() {
-			w.panels.ready = true
-			w.modelSetup.ready()
-			w.trust.ready()
+	t.controller.OnReady = func() {
+		t.do(func() {
+			t.panels.ready = true
+			t.modelSetup.ready()
+			t.trust.ready()
 			// The session may have changed since the last frame: the
 			// first screen follows it as it is now, not as last drawn.
-			v := w.session.View(&w.drawn)
-			w.modelSetup.update(v)
-			w.panels.updateWelcome(v)
-			w.commands.loadCommands()
-			w.panels.loadRecent()
+			v := t.session.View(&t.drawn)
+			t.modelSetup.update(v)
+			t.panels.updateWelcome(v)
+			t.commands.loadCommands()
+			t.panels.loadRecent()
 		})
 	}
-	w.controller.Start()
+	t.controller.Start()
 }

@@ -22,84 +22,84 @@ func sameBacking[T any](a, b []T) bool {
 
 // draw pushes the session's current state into the widgets. It runs on the
 // UI goroutine, at most once per frame, and touches only what changed.
-func (w *Tab) draw() {
-	prev := w.drawn
+func (t *Tab) draw() {
+	prev := t.drawn
 	first := prev.Rev == 0
-	v := w.session.View(&prev)
+	v := t.session.View(&prev)
 	if !first && v.Rev == prev.Rev {
-		w.probe.Drawn(v.Rev)
+		t.probe.Drawn(v.Rev)
 		return
 	}
 	if trace.Enabled() {
 		trace.Mark("draw", replyLen(v.Items))
 	}
 	if first || !sameBacking(v.Items, prev.Items) {
-		w.chat.SetItems(v.Items)
+		t.chat.SetItems(v.Items)
 		if first || len(v.Items) != len(prev.Items) {
 			prompts := model.UserPrompts(v.Items)
-			w.composer.prompt.Editor.SetHistory(prompts)
-			w.firstPrompt = ""
+			t.composer.prompt.Editor.SetHistory(prompts)
+			t.firstPrompt = ""
 			if len(prompts) > 0 {
-				w.firstPrompt = titleWords(prompts[0])
+				t.firstPrompt = titleWords(prompts[0])
 			}
 		}
 		if trace.Enabled() {
 			trace.Mark("items", len(v.Items))
 		}
-		if t := w.panels.findOnOpen; t.query != "" && len(v.Items) > 0 && w.session.SessionFile() == t.path {
-			w.panels.findOnOpen = findTarget{}
-			w.find.SetQuery(t.query)
+		if f := t.panels.findOnOpen; f.query != "" && len(v.Items) > 0 && t.session.SessionFile() == f.path {
+			t.panels.findOnOpen = findTarget{}
+			t.find.SetQuery(f.query)
 		}
 	}
 	if first || !sameBacking(v.Cards, prev.Cards) {
-		w.sidebar.SetCards(v.Cards)
+		t.sidebar.SetCards(v.Cards)
 	}
-	w.status.SetStatus(v.Status)
+	t.status.SetStatus(v.Status)
 	if first || !slices.Equal(v.Models, prev.Models) {
-		w.models.SetModels(v.Models)
+		t.models.SetModels(v.Models)
 	}
-	w.models.SetCurrent(v.ModelProvider, v.ModelID)
+	t.models.SetCurrent(v.ModelProvider, v.ModelID)
 	if first || !slices.Equal(v.Levels, prev.Levels) {
-		w.thinking.SetLevels(v.Levels)
+		t.thinking.SetLevels(v.Levels)
 	}
-	w.thinking.SetCurrent(v.Thinking)
-	w.composer.prompt.SetStreaming(v.Running)
-	w.composer.prompt.SetCommandRunning(v.BashRunning)
-	w.tickBash(v.BashRunning)
+	t.thinking.SetCurrent(v.Thinking)
+	t.composer.prompt.SetStreaming(v.Running)
+	t.composer.prompt.SetCommandRunning(v.BashRunning)
+	t.tickBash(v.BashRunning)
 	if first || !slices.Equal(v.Steering, prev.Steering) || !slices.Equal(v.FollowUp, prev.FollowUp) {
-		w.composer.prompt.SetQueue(v.Steering, v.FollowUp)
+		t.composer.prompt.SetQueue(v.Steering, v.FollowUp)
 	}
 	if first || !slices.Equal(v.Waiting, prev.Waiting) {
-		w.composer.prompt.SetWaiting(v.Waiting)
+		t.composer.prompt.SetWaiting(v.Waiting)
 	}
-	w.composer.prompt.SetQueueNote(v.QueueNote)
-	if name := sessionLabel(v.SessionName, w.firstPrompt); name != w.name.Text {
-		w.name.SetText(name)
+	t.composer.prompt.SetQueueNote(v.QueueNote)
+	if name := sessionLabel(v.SessionName, t.firstPrompt); name != t.name.Text {
+		t.name.SetText(name)
 	}
-	w.modelSetup.update(v)
-	w.panels.updateWelcome(v)
-	if folder := w.where(true); folder != w.folder.Text {
-		w.folder.SetText(folder)
+	t.modelSetup.update(v)
+	t.panels.updateWelcome(v)
+	if folder := t.where(true); folder != t.folder.Text {
+		t.folder.SetText(folder)
 	}
-	if title := windowTitle(v.Title, v.SessionName, w.firstPrompt, w.where(false)); title != w.title {
-		w.title = title
-		if w.isCurrent() {
-			w.win.SetTitle(title)
+	if title := windowTitle(v.Title, v.SessionName, t.firstPrompt, t.where(false)); title != t.title {
+		t.title = title
+		if t.isCurrent() {
+			t.win.SetTitle(title)
 		}
 	}
 	if first || model.BannerSeq(v.Banner) != model.BannerSeq(prev.Banner) {
-		w.showBanner(v.Banner)
+		t.showBanner(v.Banner)
 	}
 	if (v.Retry == nil) != (prev.Retry == nil) || (v.Retry != nil && *v.Retry != *prev.Retry) {
-		w.retry.Set(v.Retry)
+		t.retry.Set(v.Retry)
 	}
 	if first || v.WidgetsRev != prev.WidgetsRev {
-		w.drawWidgets(v.Widgets, prev.Widgets)
+		t.drawWidgets(v.Widgets, prev.Widgets)
 	}
-	w.drawn = v
-	w.draft.follow()
-	w.probe.Drawn(v.Rev)
-	w.shell.tabDrawn(w)
+	t.drawn = v
+	t.draft.follow()
+	t.probe.Drawn(v.Rev)
+	t.shell.tabDrawn(t)
 }
 
 // replyLen is the length of the last reply's text blocks, for the UI
@@ -169,53 +169,53 @@ func titleWords(s string) string {
 // showBanner puts up what the session says about the agent process — it
 // could not start, does not answer, crashed or ended the session — or takes
 // the banner down. The transcript and the draft stay as they are.
-func (w *Tab) showBanner(b *model.BannerState) {
+func (t *Tab) showBanner(b *model.BannerState) {
 	if b == nil {
-		if w.banner.Visible() {
-			w.banner.Hide()
-			w.body.Refresh()
+		if t.banner.Visible() {
+			t.banner.Hide()
+			t.body.Refresh()
 		}
 		return
 	}
-	w.banner.SetMessage(b.Title, b.Detail, b.Level)
-	w.banner.Show()
-	w.body.Refresh()
+	t.banner.SetMessage(b.Title, b.Detail, b.Level)
+	t.banner.Show()
+	t.body.Refresh()
 }
 
 // drawWidgets places the extensions' text blocks above or below the editor.
-func (w *Tab) drawWidgets(now, before map[string]model.ExtWidget) {
+func (t *Tab) drawWidgets(now, before map[string]model.ExtWidget) {
 	for key, old := range before {
 		if _, still := now[key]; !still {
-			w.blocks(old.Below).Set(key, nil)
+			t.blocks(old.Below).Set(key, nil)
 		}
 	}
 	for key, wd := range now {
 		if old, ok := before[key]; ok && old.Below != wd.Below {
-			w.blocks(old.Below).Set(key, nil)
+			t.blocks(old.Below).Set(key, nil)
 		}
-		w.blocks(wd.Below).Set(key, wd.Lines)
+		t.blocks(wd.Below).Set(key, wd.Lines)
 	}
 }
 
-func (w *Tab) blocks(below bool) *prompt.ExtensionBlocks {
+func (t *Tab) blocks(below bool) *prompt.ExtensionBlocks {
 	if below {
-		return w.below
+		return t.below
 	}
-	return w.above
+	return t.above
 }
 
 // tickBash moves the elapsed time of running !commands on once a second,
 // only while one runs.
-func (w *Tab) tickBash(running bool) {
+func (t *Tab) tickBash(running bool) {
 	switch {
-	case running && w.stopBashTick == nil:
-		w.stopBashTick = uiloop.Tick(w.do, time.Second, func() {
-			w.session.TickBash()
-			w.Invalidate()
+	case running && t.stopBashTick == nil:
+		t.stopBashTick = uiloop.Tick(t.do, time.Second, func() {
+			t.session.TickBash()
+			t.Invalidate()
 		})
-	case !running && w.stopBashTick != nil:
-		w.stopBashTick()
-		w.stopBashTick = nil
+	case !running && t.stopBashTick != nil:
+		t.stopBashTick()
+		t.stopBashTick = nil
 	}
 }
 
@@ -231,12 +231,12 @@ const linesPerFrameMs = 6
 // drawPaced draws and says how long to wait before the next redraw. Once
 // the loop has ended there is nothing to draw on (Fyne would run this on
 // the frames goroutine).
-func (w *Tab) drawPaced() time.Duration {
-	if w.shell.loopEnded.Load() {
+func (t *Tab) drawPaced() time.Duration {
+	if t.shell.loopEnded.Load() {
 		return uiloop.FrameInterval
 	}
 	before := kit.LinesDrawn()
-	w.draw()
+	t.draw()
 	return frameGap(kit.LinesDrawn() - before)
 }
 
@@ -246,11 +246,11 @@ func frameGap(newLines uint64) time.Duration {
 }
 
 // AfterPaint implements painter.
-func (w *Tab) AfterPaint(f func()) {
+func (t *Tab) AfterPaint(f func()) {
 	var once sync.Once
 	done := func() { once.Do(f) }
-	rev := w.session.Rev()
+	rev := t.session.Rev()
 	time.AfterFunc(uiloop.PaintWaitMax, done)
-	w.do(func() { w.probe.Wait(rev, done, w.drawn.Rev) })
-	w.Invalidate()
+	t.do(func() { t.probe.Wait(rev, done, t.drawn.Rev) })
+	t.Invalidate()
 }

@@ -4,8 +4,12 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/test"
+
 	"knightcode.ai/desktop/internal/testsupport"
 	"knightcode.ai/desktop/model"
+	"knightcode.ai/desktop/widgets/kit"
 )
 
 // Edit on an earlier prompt puts it in the editor with a note; Enter sends
@@ -56,4 +60,41 @@ func TestWindowEditAndResend(t *testing.T) {
 	if text != "second prompt, edited" {
 		t.Fatalf("Up recalled %q", text)
 	}
+}
+
+// The Edit action on a prompt in the transcript (not the composer's method
+// called directly) puts the prompt in the editor: the chat is wired to the
+// composer that exists, whatever order the tab builds its surfaces in.
+func TestWindowEditFromTheTranscript(t *testing.T) {
+	w, _ := openTestWindow(t)
+	typeAndSend(w, "a prompt to edit")
+	testsupport.Eventually(t, "the reply", func() bool { return settledReply(w) && len(drawn(w).Items) >= 2 })
+	var edit *kit.CopyAction
+	testsupport.Eventually(t, "an Edit action on screen", func() bool {
+		onUI(func() { edit = quietAction(w.win.Content(), "Edit") })
+		return edit != nil
+	})
+	onUI(func() { test.Tap(edit) })
+	var text string
+	onUI(func() { text = w.composer.prompt.Editor.Text() })
+	if text != "a prompt to edit" {
+		t.Fatalf("after Edit the editor holds %q", text)
+	}
+}
+
+// quietAction finds, in the laid-out tree under o, the quiet action
+// showing label.
+func quietAction(o fyne.CanvasObject, label string) *kit.CopyAction {
+	for _, obj := range test.LaidOutObjects(o) {
+		a, ok := obj.(*kit.CopyAction)
+		if !ok {
+			continue
+		}
+		for _, part := range test.LaidOutObjects(a) {
+			if txt, ok := part.(*canvas.Text); ok && txt.Text == label {
+				return a
+			}
+		}
+	}
+	return nil
 }

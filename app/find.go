@@ -7,24 +7,24 @@ import (
 // newFindBar makes the find strip above the transcript (Ctrl+F). It
 // searches the chat's copy of the session; Esc gives the keyboard back to
 // the editor.
-func (w *Tab) newFindBar() *chat.FindBar {
+func (t *Tab) newFindBar() *chat.FindBar {
 	b := chat.NewFindBar()
-	b.OnChanged = w.chat.Find
-	b.OnNext = w.chat.FindNext
-	b.OnPrevious = w.chat.FindPrevious
+	b.OnChanged = t.chat.Find
+	b.OnNext = t.chat.FindNext
+	b.OnPrevious = t.chat.FindPrevious
 	b.OnClose = func() {
-		w.chat.Find("")
-		w.composer.focusEditor()
+		t.chat.Find("")
+		t.composer.focusEditor()
 	}
-	w.chat.OnFindChanged = func() { b.SetStatus(w.chat.FindStatus()) }
+	t.chat.OnFindChanged = func() { b.SetStatus(t.chat.FindStatus()) }
 	return b
 }
 
 // actionFind opens the find strip, or takes the keyboard to it.
-func (w *Tab) actionFind() {
-	w.find.Open(w.win.Canvas())
-	if q := w.find.Query(); q != "" {
-		w.chat.Find(q)
+func (t *Tab) actionFind() {
+	t.find.Open(t.win.Canvas())
+	if q := t.find.Query(); q != "" {
+		t.chat.Find(q)
 	}
 }
 

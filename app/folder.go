@@ -11,34 +11,34 @@ import (
 
 // chooseFolder is the first screen's "Work in another folder…": the
 // platform's folder chooser, else Fyne's.
-func (w *Tab) chooseFolder() {
-	w.askNative(native.Directory().Title("Work in another folder").SetStartDir(w.started.dir).Browse, w.workIn, w.chooseFolderInWindow)
+func (t *Tab) chooseFolder() {
+	t.askNative(native.Directory().Title("Work in another folder").SetStartDir(t.started.dir).Browse, t.workIn, t.chooseFolderInWindow)
 }
 
-func (w *Tab) chooseFolderInWindow() {
+func (t *Tab) chooseFolderInWindow() {
 	d := dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
 		if err == nil && u != nil {
-			w.workIn(u.Path())
+			t.workIn(u.Path())
 		}
-	}, w.win)
-	if l, err := storage.ListerForURI(storage.NewFileURI(w.started.dir)); err == nil {
+	}, t.win)
+	if l, err := storage.ListerForURI(storage.NewFileURI(t.started.dir)); err == nil {
 		d.SetLocation(l)
 	} else if home, err := os.UserHomeDir(); err == nil {
 		if l, err := storage.ListerForURI(storage.NewFileURI(home)); err == nil {
 			d.SetLocation(l)
 		}
 	}
-	w.showFileDialog(d)
+	t.showFileDialog(d)
 }
 
 // workIn replaces this tab, still empty, with one whose agent works in
 // dir; a tab with a conversation stays, and the new one opens beside it.
-func (w *Tab) workIn(dir string) {
-	f := w.flags
+func (t *Tab) workIn(dir string) {
+	f := t.flags
 	f.Dir, f.Dirs = dir, nil
 	f.AgentArgs = withoutSessionArgs(f.AgentArgs)
-	next := w.shell.openTab(f, true)
-	if len(w.drawn.Items) == 0 && !w.working() && next != w {
-		w.shell.removeTab(w)
+	next := t.shell.openTab(f, true)
+	if len(t.drawn.Items) == 0 && !t.working() && next != t {
+		t.shell.removeTab(t)
 	}
 }

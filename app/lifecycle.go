@@ -110,21 +110,21 @@ func shutdownAll(tabs []*Tab) {
 
 // stopUI stops the tab's timers: redraws, the cursor's blink, the clock
 // of running !commands, the tool sidebar's elapsed times.
-func (w *Tab) stopUI() {
-	w.frames.Stop()
-	w.composer.prompt.Editor.StopBlinkTimer()
-	w.tickBash(false)
-	w.toasts.Stop()
-	w.sidebar.Stop()
+func (t *Tab) stopUI() {
+	t.frames.Stop()
+	t.composer.prompt.Editor.StopBlinkTimer()
+	t.tickBash(false)
+	t.toasts.Stop()
+	t.sidebar.Stop()
 }
 
 // shutdownAgent cancels the tab's background work and waits for it, then
 // stops its agent. It blocks: never on the UI goroutine.
-func (w *Tab) shutdownAgent() {
-	w.bg.Stop()
-	w.panels.messages.close()
-	if w.controller != nil {
-		w.controller.Shutdown()
+func (t *Tab) shutdownAgent() {
+	t.bg.Stop()
+	t.panels.messages.close()
+	if t.controller != nil {
+		t.controller.Shutdown()
 	}
 }
 

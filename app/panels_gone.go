@@ -19,9 +19,9 @@ import (
 // whose folder is gone (opened some other way than the browser, or the
 // folder went after the browser listed it). It runs on a controller
 // goroutine.
-func (w *Tab) SessionFolderGone(path string) {
+func (t *Tab) SessionFolderGone(path string) {
 	info := sessionfiles.Describe(path)
-	w.do(func() { w.panels.openSession(info) })
+	t.do(func() { t.panels.openSession(info) })
 }
 
 // sessionTitle is how the browser names a session.

@@ -39,11 +39,11 @@ func remoteStart(spec remote.Spec) startInfo {
 }
 
 // connectRemote starts the agent on the --ssh host.
-func (w *Tab) connectRemote(spec remote.Spec) {
-	w.started = remoteStart(spec)
-	spec.Args = append(spec.Args, w.trust.args()...)
+func (t *Tab) connectRemote(spec remote.Spec) {
+	t.started = remoteStart(spec)
+	spec.Args = append(spec.Args, t.trust.args()...)
 	mirror := cacheDir("remote-sessions", safeName(spec.Host.Name()))
-	w.controller = model.NewRemoteController(w.session, w, spec, mirror)
+	t.controller = model.NewRemoteController(t.session, t, spec, mirror)
 }
 
 // cacheDir is a folder of the app's in the user's cache folder (a

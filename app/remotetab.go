@@ -36,19 +36,19 @@ type remoteTabChooser struct {
 }
 
 // actionRemoteTab opens the chooser.
-func (w *Tab) actionRemoteTab() { w.chooseRemoteTab() }
+func (t *Tab) actionRemoteTab() { t.chooseRemoteTab() }
 
-func (w *Tab) chooseRemoteTab() *remoteTabChooser {
-	c := &remoteTabChooser{tab: w, config: w.flags.SSHConfig}
+func (t *Tab) chooseRemoteTab() *remoteTabChooser {
+	c := &remoteTabChooser{tab: t, config: t.flags.SSHConfig}
 	hosts, err := remote.Hosts(c.config)
-	k := newKeyDialog(w.win, w.modals)
+	k := newKeyDialog(t.win, t.modals)
 	c.dlg = k
 	c.host = kit.NewDialogEntry(k.Keys())
 	c.host.SetPlaceHolder("[user@]host[:port]")
 	c.folder = kit.NewDialogEntry(k.Keys())
 	c.folder.SetPlaceHolder("your home folder there")
-	if w.flags.SSH != "" {
-		c.host.SetText(w.flags.SSH)
+	if t.flags.SSH != "" {
+		c.host.SetText(t.flags.SSH)
 	}
 	c.note = widget.NewLabel("")
 	c.note.Wrapping = fyne.TextWrapWord
@@ -69,7 +69,7 @@ func (w *Tab) chooseRemoteTab() *remoteTabChooser {
 		list.OnSelect = func(i int) { c.host.SetText(hosts[i]) }
 		list.OnChoose = func(i int) {
 			c.host.SetText(hosts[i])
-			w.win.Canvas().Focus(c.folder)
+			t.win.Canvas().Focus(c.folder)
 		}
 		rows := min(len(hosts), 5)
 		hostList = container.NewGridWrap(fyne.NewSize(440, float32(rows)*38), list)

@@ -32,20 +32,20 @@ var textSizes = []struct {
 // agent starts next, which Save offers to do at once; theme, text size and
 // the cursor apply at once. Enter saves (Ctrl+Enter in the arguments), Esc
 // cancels, the arrows pick a theme or size.
-func (w *Tab) showSettings() {
-	k := newKeyDialog(w.win, w.modals)
+func (t *Tab) showSettings() {
+	k := newKeyDialog(t.win, t.modals)
 	agent := kit.NewDialogEntry(k.Keys())
-	agent.SetText(w.settings.AgentPath)
+	agent.SetText(t.settings.AgentPath)
 	agent.SetPlaceHolder("empty: found automatically")
 	args := kit.NewDialogMultiLineEntry(k.Keys())
-	args.SetText(strings.Join(w.settings.AgentArgs, "\n"))
+	args.SetText(strings.Join(t.settings.AgentArgs, "\n"))
 	args.SetPlaceHolder("one argument per line, e.g.\n--provider\nlocal")
 	args.SetMinRowsVisible(3)
 	dir := kit.NewDialogEntry(k.Keys())
-	dir.SetText(w.settings.WorkDir)
+	dir.SetText(t.settings.WorkDir)
 	dir.SetPlaceHolder("empty: the folder the app was started in")
 	themes := kit.NewChoice([]string{ThemeSystem, ThemeLight, ThemeDark}, k.Keys())
-	themes.SetSelected(w.settings.Theme)
+	themes.SetSelected(t.settings.Theme)
 	var sizeNames []string
 	for _, ts := range textSizes {
 		sizeNames = append(sizeNames, ts.name)
@@ -53,13 +53,13 @@ func (w *Tab) showSettings() {
 	size := kit.NewChoice(sizeNames, k.Keys())
 	size.SetSelected("Normal")
 	for _, ts := range textSizes {
-		if ts.scale == w.settings.TextScale {
+		if ts.scale == t.settings.TextScale {
 			size.SetSelected(ts.name)
 		}
 	}
 	blink := kit.NewDialogCheck("Blinking cursor", k.Keys())
-	blink.SetChecked(w.settings.BlinkCursor)
-	st := w.started
+	blink.SetChecked(t.settings.BlinkCursor)
+	st := t.started
 	items := []*widget.FormItem{
 		widget.NewFormItem("Agent", container.NewVBox(agent, inUseLabel(st.agentInUse()))),
 		widget.NewFormItem("Agent arguments", container.NewVBox(args, inUseLabel(st.argsInUse()))),
@@ -70,7 +70,7 @@ func (w *Tab) showSettings() {
 	}
 	k.focus = agent
 	save := func() {
-		s := w.settings
+		s := t.settings
 		s.AgentPath = strings.TrimSpace(agent.Text)
 		s.AgentArgs = splitArgs(args.Text)
 		s.WorkDir = strings.TrimSpace(dir.Text)
@@ -81,21 +81,21 @@ func (w *Tab) showSettings() {
 			}
 		}
 		s.BlinkCursor = blink.Checked
-		agentChanged := s.AgentPath != w.settings.AgentPath || strings.Join(s.AgentArgs, "\n") != strings.Join(w.settings.AgentArgs, "\n") || s.WorkDir != w.settings.WorkDir
-		w.settings = s
-		s.Save(w.app.Preferences())
-		w.app.Settings().SetTheme(newAppTheme(s))
-		w.composer.prompt.Editor.SetCursorBlink(s.BlinkCursor)
+		agentChanged := s.AgentPath != t.settings.AgentPath || strings.Join(s.AgentArgs, "\n") != strings.Join(t.settings.AgentArgs, "\n") || s.WorkDir != t.settings.WorkDir
+		t.settings = s
+		s.Save(t.app.Preferences())
+		t.app.Settings().SetTheme(newAppTheme(s))
+		t.composer.prompt.Editor.SetCursorBlink(s.BlinkCursor)
 		if agentChanged {
-			w.ask("Settings saved", "The agent settings apply when the agent starts next. Restart it now? The conversation and your draft stay.",
+			t.ask("Settings saved", "The agent settings apply when the agent starts next. Restart it now? The conversation and your draft stay.",
 				dialogAction{label: "Later", isCancel: true},
-				dialogAction{label: "Restart now", icon: theme.ViewRefreshIcon(), isDefault: true, run: w.restart})
+				dialogAction{label: "Restart now", icon: theme.ViewRefreshIcon(), isDefault: true, run: t.restart})
 		}
 	}
-	modelsPage, askAgent := w.modelSetup.settingsPage()
+	modelsPage, askAgent := t.modelSetup.settingsPage()
 	modelsTab := container.NewTabItem("Models", modelsPage)
 	pages := container.NewAppTabs(container.NewTabItem("General", widget.NewForm(items...)), modelsTab,
-		container.NewTabItem("Trusted folders", w.trustPage()))
+		container.NewTabItem("Trusted folders", t.trustPage()))
 	pages.OnSelected = func(it *container.TabItem) {
 		if it == modelsTab {
 			askAgent()

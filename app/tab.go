@@ -83,272 +83,132 @@ func newTab(shell *Window, flags Flags) *Tab {
 	a := shell.app
 	host := &tabHost{shell: shell, app: a, win: shell.win, bg: uiloop.NewWorkers(), modals: &modalStack{},
 		session: model.NewSession()}
-	w := &Tab{tabHost: host, flags: flags, settings: LoadSettings(a.Preferences()),
+	t := &Tab{tabHost: host, flags: flags, settings: LoadSettings(a.Preferences()),
 		view: container.NewStack()}
-	host.tab = w
-	w.panels = newSessionPanels(host)
-	w.files = &agentFiles{tabHost: host}
-	w.draft = newTabDraft(w, shell.drafts)
-	w.trust = newFolderTrust(w)
-	w.frames = uiloop.NewFrames(w.drawPaced)
-	w.dialogs = &dialogQueue{parent: w.win, do: w.do, stack: w.modals,
+	host.tab = t
+	t.panels = newSessionPanels(host)
+	t.files = &agentFiles{tabHost: host}
+	t.draft = newTabDraft(t, shell.drafts)
+	t.trust = newFolderTrust(t)
+	t.frames = uiloop.NewFrames(t.drawPaced)
+	t.dialogs = &dialogQueue{parent: t.win, do: t.do, stack: t.modals,
 		respond: func(id string, ans model.Answer) {
-			if w.controller != nil {
-				w.controller.Respond(id, ans)
+			if t.controller != nil {
+				t.controller.Respond(id, ans)
 			}
 		}}
-	w.dialogs.done = func() {
-		if w.modals.top() == nil {
-			w.composer.focusEditor()
+	t.dialogs.done = func() {
+		if t.modals.top() == nil {
+			t.composer.focusEditor()
 		}
 	}
 	// Once the last dialog closed, the keyboard goes back to the editor.
-	w.modals.empty = func() { w.composer.focusEditor() }
-	return w
+	t.modals.empty = func() { t.composer.focusEditor() }
+	return t
 }
 
 // start builds the tab's widgets and starts its agent when one is found,
 // else shows the first-run panel; a draft kept for its folder and
 // session comes back.
-func (w *Tab) start() {
-	w.build()
-	w.connect()
-	w.draft.restore()
+func (t *Tab) start() {
+	t.build()
+	t.connect()
+	t.draft.restore()
 }
 
-// hideOverlays closes what floats over the tab, as it goes behind
-// another.
-func (w *Tab) hideOverlays() {
-	if w.commands.palette.Showing() {
-		w.commands.palette.Hide()
-	}
-	w.composer.hideOverlays()
-}
-
-func (w *Tab) build() {
-	w.chat = chat.NewChatView()
-	w.chat.OnToolChipTapped = func(id string) { w.sidebar.Select(id) }
-	w.chat.SetOnEditPrompt(w.composer.editPrompt)
+func (t *Tab) build() {
+	// The surfaces first: the wiring below takes their methods as values,
+	// and a method value of a surface not made yet panics when it is used.
+	t.toasts = status.NewToastLayer()
+	c := newComposer(t.tabHost, t.settings.BlinkCursor)
+	t.composer = c
+	t.commands = newTabCommands(t.tabHost)
+	t.chat = chat.NewChatView()
+	t.chat.OnToolChipTapped = func(id string) { t.sidebar.Select(id) }
+	t.chat.SetOnEditPrompt(t.composer.editPrompt)
 	// A prompt the agent has not taken: back into the editor, or out
 	// again to a restarted agent, once.
-	w.chat.SetOnStuckPrompt(func(string) {
-		if w.controller != nil {
-			w.controller.TakeBack()
+	t.chat.SetOnStuckPrompt(func(string) {
+		if t.controller != nil {
+			t.controller.TakeBack()
 		}
-	}, func(string) { w.restart() })
-	w.sidebar = tools.NewToolSidebar()
-	w.sidebar.OnShowAll = w.files.openAgentFile
-	w.models = palette.NewModelPicker()
+	}, func(string) { t.restart() })
+	t.sidebar = tools.NewToolSidebar()
+	t.sidebar.OnShowAll = t.files.openAgentFile
+	t.models = palette.NewModelPicker()
 	// After a pick the keyboard goes back to the editor: a picker left
 	// focused would take the next keystrokes.
-	w.models.OnChange = func(m model.ModelChoice) {
-		w.controller.SelectModel(m.Provider, m.ID)
-		w.composer.focusEditor()
+	t.models.OnChange = func(m model.ModelChoice) {
+		t.controller.SelectModel(m.Provider, m.ID)
+		t.composer.focusEditor()
 	}
-	w.thinking = palette.NewThinkingPicker()
-	w.thinking.OnChange = func(level string) {
-		w.controller.SelectThinking(level)
-		w.composer.focusEditor()
+	t.thinking = palette.NewThinkingPicker()
+	t.thinking.OnChange = func(level string) {
+		t.controller.SelectThinking(level)
+		t.composer.focusEditor()
 	}
-	w.status = status.NewStatusBar()
-	w.banner = status.NewBanner()
-	w.banner.OnRestart = w.restart
-	w.name = widget.NewLabel("")
-	w.name.Truncation = fyne.TextTruncateEllipsis
-	w.folder = widget.NewLabel("")
-	w.folder.Importance = widget.LowImportance
-	w.panels.welcome = chat.NewWelcome()
-	w.panels.welcome.OnOpen = w.panels.openRecent
-	w.panels.welcome.OnBrowse = w.panels.actionBrowse
-	if w.flags.SSH == "" {
-		w.panels.welcome.OnChooseFolder = w.chooseFolder
+	t.status = status.NewStatusBar()
+	t.banner = status.NewBanner()
+	t.banner.OnRestart = t.restart
+	t.name = widget.NewLabel("")
+	t.name.Truncation = fyne.TextTruncateEllipsis
+	t.folder = widget.NewLabel("")
+	t.folder.Importance = widget.LowImportance
+	t.panels.welcome = chat.NewWelcome()
+	t.panels.welcome.OnOpen = t.panels.openRecent
+	t.panels.welcome.OnBrowse = t.panels.actionBrowse
+	if t.flags.SSH == "" {
+		t.panels.welcome.OnChooseFolder = t.chooseFolder
 	}
-	w.panels.welcome.OnChooseHost = w.actionRemoteTab
-	w.panels.welcome.Hide()
-	w.toasts = status.NewToastLayer()
-	c := newComposer(w.tabHost, w.settings.BlinkCursor)
-	w.composer = c
+	t.panels.welcome.OnChooseHost = t.actionRemoteTab
+	t.panels.welcome.Hide()
 	c.edited = func(text string) {
-		w.draft.edited(text)
-		w.draft.keep()
+		t.draft.edited(text)
+		t.draft.keep()
 	}
-	c.attachmentsChanged = w.draft.keep
-	c.scrollToBottom = w.chat.ScrollToBottom
-	c.chooseModel = w.models.Open
+	c.attachmentsChanged = t.draft.keep
+	c.scrollToBottom = t.chat.ScrollToBottom
+	c.chooseModel = t.models.Open
 	// Esc and the Stop button both clear the queue (back into the editor)
 	// and abort.
-	c.prompt.OnStop = w.stop
-	c.prompt.Editor.OnEscape = w.stop
-	c.prompt.Editor.OnShortcut = w.shortcut
-	w.above, w.below = prompt.NewExtensionBlocks(), prompt.NewExtensionBlocks()
-	w.commands = newTabCommands(w.tabHost)
-	w.retry = newRetryStrip(w.do, w.commands.actionAbortRetry)
-	w.commands.appActions = w.appActions
-	w.commands.restart = w.restart
-	w.commands.openExport = w.files.openExport
-	w.commands.toEditor = func(text string) {
+	c.prompt.OnStop = t.stop
+	c.prompt.Editor.OnEscape = t.stop
+	c.prompt.Editor.OnShortcut = t.shortcut
+	t.above, t.below = prompt.NewExtensionBlocks(), prompt.NewExtensionBlocks()
+	t.retry = newRetryStrip(t.do, t.commands.actionAbortRetry)
+	t.commands.appActions = t.appActions
+	t.commands.restart = t.restart
+	t.commands.openExport = t.files.openExport
+	t.commands.toEditor = func(text string) {
 		c.prompt.Editor.SetTextCursorAtEnd(text)
 		c.focusEditor()
 	}
-	w.commands.commandsLoaded = c.slash.SetCommands
+	t.commands.commandsLoaded = c.slash.SetCommands
 
-	settingsButton := widget.NewButtonWithIcon("", settingsIcon(), w.showSettings)
-	attachButton := widget.NewButtonWithIcon("", attachIcon(), w.composer.actionAttach)
-	w.top = container.NewBorder(nil, nil, nil, container.NewHBox(w.folder, w.models, w.thinking, attachButton, settingsButton), w.name)
-	w.find = w.newFindBar()
-	w.modelSetup = newModelSetup(w.tabHost, w.restart, func() bool { return w.panels.ready })
-	w.panels.setup = w.modelSetup
-	split := container.NewHSplit(container.NewBorder(container.NewVBox(w.banner, w.find), nil, nil, nil,
-		container.NewStack(w.chat, w.panels.welcome, w.modelSetup.object())), w.sidebar)
+	settingsButton := widget.NewButtonWithIcon("", settingsIcon(), t.showSettings)
+	attachButton := widget.NewButtonWithIcon("", attachIcon(), t.composer.actionAttach)
+	t.top = container.NewBorder(nil, nil, nil, container.NewHBox(t.folder, t.models, t.thinking, attachButton, settingsButton), t.name)
+	t.find = t.newFindBar()
+	t.modelSetup = newModelSetup(t.tabHost, t.restart, func() bool { return t.panels.ready })
+	t.panels.setup = t.modelSetup
+	split := container.NewHSplit(container.NewBorder(container.NewVBox(t.banner, t.find), nil, nil, nil,
+		container.NewStack(t.chat, t.panels.welcome, t.modelSetup.object())), t.sidebar)
 	split.Offset = 0.68
-	w.split = split
-	bottom := container.NewVBox(w.retry.box, w.above, w.composer.draftRestore, w.composer.attachStrip, w.composer.prompt, w.below, w.status)
-	w.agentSetup = newAgentSetup(w)
-	w.body = container.NewBorder(w.top, bottom, nil, nil, container.NewStack(split, w.agentSetup.panel.Object()))
-	w.probe = uiloop.NewPaintProbe()
-	w.probe.Painted = func() {
+	t.split = split
+	bottom := container.NewVBox(t.retry.box, t.above, t.composer.draftRestore, t.composer.attachStrip, t.composer.prompt, t.below, t.status)
+	t.agentSetup = newAgentSetup(t)
+	t.body = container.NewBorder(t.top, bottom, nil, nil, container.NewStack(split, t.agentSetup.panel.Object()))
+	t.probe = uiloop.NewPaintProbe()
+	t.probe.Painted = func() {
 		if trace.Enabled() {
-			trace.Mark("painted", len(w.drawn.Items))
+			trace.Mark("painted", len(t.drawn.Items))
 		}
 	}
-	w.view.Objects = []fyne.CanvasObject{w.body, w.toasts.Object(), w.probe.Object()}
-	w.view.Refresh()
-	w.composer.prompt.Editor.OnScrollKey = w.chat.ScrollKey
-	w.composer.prompt.Editor.OnCopy = w.copySelection
-	w.chat.OnSelectStart = w.sidebar.ClearSelection
-	w.sidebar.OnSelectStart = w.chat.ClearSelection
-	w.composer.prompt.Editor.OnOtherShortcut = w.shell.runShortcut
+	t.view.Objects = []fyne.CanvasObject{t.body, t.toasts.Object(), t.probe.Object()}
+	t.view.Refresh()
+	t.composer.prompt.Editor.OnScrollKey = t.chat.ScrollKey
+	t.composer.prompt.Editor.OnCopy = t.copySelection
+	t.chat.OnSelectStart = t.sidebar.ClearSelection
+	t.sidebar.OnSelectStart = t.chat.ClearSelection
+	t.composer.prompt.Editor.OnOtherShortcut = t.shell.runShortcut
 }
-
-// copySelection is Ctrl+C outside the editor's own text: the selection of
-// the sidebar or of the transcript, whichever was made last (starting one
-// drops the other).
-func (w *Tab) copySelection() bool {
-	return w.sidebar.CopySelection() || w.chat.CopySelection()
-}
-
-// typedKey takes the keys the window gets with nothing focused: a dialog
-// shows, and none of its widgets has the focus (Esc closes it, Enter
-// presses its default button), or the transcript scrolls.
-func (w *Tab) typedKey(ev *fyne.KeyEvent) {
-	if w.modals.key(ev) {
-		return
-	}
-	if ev.Name == fyne.KeyEscape && w.commands.palette.Showing() {
-		w.commands.palette.Hide()
-		return
-	}
-	w.chat.ScrollKey(ev.Name, 0)
-}
-
-// stop is Esc and the Stop button: it stops a running !command and the
-// run, and takes back what waits. With a dialog showing, Esc belongs to
-// the dialog, never to the agent.
-func (w *Tab) stop() {
-	if m := w.modals.top(); m != nil {
-		m.Cancel()
-		return
-	}
-	if !w.drawn.Running && w.composer.cancelEdit() {
-		return
-	}
-	if w.controller == nil {
-		return
-	}
-	if w.session.BashRunning() {
-		w.controller.AbortBash()
-	}
-	w.controller.Escape()
-}
-
-// actionStop is Stop from the menu and the palette: as Esc, and it says so
-// when nothing runs.
-func (w *Tab) actionStop() {
-	v := w.session.View(&w.drawn)
-	if !v.Running && !v.BashRunning && len(v.Waiting) == 0 && len(v.Steering)+len(v.FollowUp) == 0 {
-		w.toasts.Show("Nothing is running.", model.NoticeInfo)
-		return
-	}
-	w.stop()
-}
-
-func (w *Tab) shortcut(name string) {
-	if w.controller == nil {
-		return
-	}
-	switch name {
-	case prompt.ShortcutCycleModel:
-		w.controller.CycleModel()
-	case prompt.ShortcutCycleThinking:
-		w.controller.CycleThinking()
-	case prompt.ShortcutNewSession:
-		w.controller.NewSession()
-	case prompt.ShortcutPalette:
-		w.commands.actionPalette()
-	}
-}
-
-// Invalidate implements UI.
-func (w *Tab) Invalidate() { w.frames.Invalidate() }
-
-// ConnectFailed implements UI. The banner saying so is drawn from the
-// session, which already knows.
-func (w *Tab) ConnectFailed(err error) { w.Invalidate() }
-
-// ShowDialog implements UI.
-func (w *Tab) ShowDialog(req model.Dialog) {
-	w.do(func() {
-		if w.closed {
-			return
-		}
-		w.dialogs.Add(req)
-		w.shell.tabAsks(w)
-	})
-}
-
-// CloseDialogs implements UI.
-func (w *Tab) CloseDialogs() {
-	w.do(func() {
-		w.dialogs.CloseAll()
-		w.shell.refreshLabels()
-	})
-}
-
-// SetEditorText implements UI. A draft it replaces can be restored.
-func (w *Tab) SetEditorText(text string) { w.do(func() { w.composer.setByExtension(text) }) }
-
-// Notify implements UI: a toast, kept in the history, and a desktop
-// notification when the window or the tab is not in front.
-func (w *Tab) Notify(n model.Notice) {
-	w.do(func() {
-		w.toasts.ShowNotice(n)
-		if n.Source == "extension_error" {
-			w.commands.extErrors = append(w.commands.extErrors, n)
-		}
-		// Behind another tab, the toast waits unseen: the desktop says it.
-		if !w.shell.focused || !w.isCurrent() {
-			w.app.SendNotification(fyne.NewNotification(appTitle, n.Text))
-		}
-	})
-}
-
-// Settled implements UI.
-func (w *Tab) Settled(stopped bool) {
-	w.do(func() {
-		w.shell.tabFinished(w, stopped)
-		w.panels.followTree()
-		if len(w.commands.agentCommands) == 0 {
-			w.commands.loadCommands()
-		}
-	})
-}
-
-// Do implements UI.
-func (w *Tab) Do(f func()) { w.do(f) }
-
-// RestoreDraft implements UI: the text goes below whatever is being typed.
-func (w *Tab) RestoreDraft(text string) { w.do(func() { w.composer.restoreBelow(text) }) }
-
-// GiveBack implements UI: what the agent took with it when it ended goes
-// above the draft; the draft itself stays as typed.
-func (w *Tab) GiveBack(texts []string) { w.do(func() { w.composer.giveBack(texts) }) }

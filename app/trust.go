@@ -249,11 +249,11 @@ func containsArg(args []string, a string) bool {
 // trustPage is Settings › Trusted folders: each folder decided on, trusted
 // or not, with Forget, which takes the answer back (the folder is asked
 // about again when a tab next starts there).
-func (w *Tab) trustPage() fyne.CanvasObject {
+func (t *Tab) trustPage() fyne.CanvasObject {
 	box := container.NewVBox()
 	var fill func()
 	fill = func() {
-		keys, decisions := w.shell.trust.folders()
+		keys, decisions := t.shell.trust.folders()
 		box.Objects = nil
 		if len(keys) == 0 {
 			box.Add(factLabel("No folder decided on yet. When a folder has agent files of its own (.pi/, .knightcode/agent/) and the agent can be told to trust them, the window asks once."))
@@ -267,7 +267,7 @@ func (w *Tab) trustPage() fyne.CanvasObject {
 			name.Truncation = fyne.TextTruncateEllipsis
 			key := k
 			forget := widget.NewButtonWithIcon("Forget", theme.DeleteIcon(), func() {
-				w.shell.trust.set(key, "")
+				t.shell.trust.set(key, "")
 				fill()
 			})
 			box.Add(container.NewBorder(nil, nil, nil, forget, container.NewVBox(name, factLabel(state))))
