@@ -66,6 +66,7 @@ func (w *Window) buildMenu() *fyne.MainMenu {
 	)
 	view := fyne.NewMenu("View",
 		menuItem("Find in conversation…", on((*Tab).actionFind), shortcut(fyne.KeyF, ctrl)),
+		menuItem("Tool sidebar", on(func(t *Tab) { t.fold.flip() }), shortcut(fyne.KeyB, ctrl)),
 		fyne.NewMenuItemSeparator(),
 		menuItem("Notifications…", cmd((*tabCommands).actionNotifications), nil),
 		menuItem("Extension errors…", cmd((*tabCommands).actionExtensionLog), nil),

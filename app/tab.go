@@ -52,9 +52,11 @@ type Tab struct {
 	// folder names the working folder beside the session's name.
 	folder *widget.Label
 	body   *fyne.Container
-	// top is the header; split the conversation beside the sidebar.
+	// top is the header; split the conversation beside the sidebar,
+	// which fold puts away in a narrow tab.
 	top   fyne.CanvasObject
 	split fyne.CanvasObject
+	fold  *sidebarFold
 	// agentSetup is the panel of a tab without an agent; modelSetup
 	// connects a model, on the first screen and in Settings.
 	agentSetup *agentSetup
@@ -187,24 +189,30 @@ func (t *Tab) build() {
 
 	settingsButton := widget.NewButtonWithIcon("", settingsIcon(), t.showSettings)
 	attachButton := widget.NewButtonWithIcon("", attachIcon(), t.composer.actionAttach)
-	t.top = container.NewBorder(nil, nil, nil, container.NewHBox(t.folder, t.models, t.thinking, attachButton, settingsButton), t.name)
 	t.find = t.newFindBar()
 	t.modelSetup = newModelSetup(t.tabHost, t.restart, func() bool { return t.panels.ready })
 	t.panels.setup = t.modelSetup
 	split := container.NewHSplit(container.NewBorder(container.NewVBox(t.banner, t.find), nil, nil, nil,
-		container.NewStack(t.chat, t.panels.welcome, t.modelSetup.object())), t.sidebar)
+		// Toasts show over the transcript's top right: not over the
+		// header's pickers, the find bar or the editor, which the user
+		// may just have used.
+		container.NewStack(t.chat, t.panels.welcome, t.modelSetup.object(), t.toasts.Object())), t.sidebar)
 	split.Offset = 0.68
 	t.split = split
+	t.fold = newSidebarFold(split, t.sidebar)
+	header := container.New(&headerLayout{}, t.name, t.folder, t.models, t.thinking, t.fold.toggle, attachButton, settingsButton)
+	t.fold.toggled = header.Refresh
+	t.top = header
 	bottom := container.NewVBox(t.retry.box, t.above, t.composer.draftRestore, t.composer.attachStrip, t.composer.prompt, t.below, t.status)
 	t.agentSetup = newAgentSetup(t)
-	t.body = container.NewBorder(t.top, bottom, nil, nil, container.NewStack(split, t.agentSetup.panel.Object()))
+	t.body = container.NewBorder(t.top, bottom, nil, nil, t.fold.watch(split, t.agentSetup.panel.Object()))
 	t.probe = uiloop.NewPaintProbe()
 	t.probe.Painted = func() {
 		if trace.Enabled() {
 			trace.Mark("painted", len(t.drawn.Items))
 		}
 	}
-	t.view.Objects = []fyne.CanvasObject{t.body, t.toasts.Object(), t.probe.Object()}
+	t.view.Objects = []fyne.CanvasObject{t.body, t.probe.Object()}
 	t.view.Refresh()
 	t.composer.prompt.Editor.OnScrollKey = t.chat.ScrollKey
 	t.composer.prompt.Editor.OnCopy = t.copySelection

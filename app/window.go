@@ -97,7 +97,8 @@ func NewWindow(a fyne.App, flags Flags) *Window {
 	w.bar.Hide()
 	w.area = container.NewStack()
 	w.reopen = newReopenBar(w)
-	w.win.SetContent(container.NewBorder(container.NewVBox(w.bar, w.reopen.box), nil, nil, nil, w.area))
+	w.win.SetContent(container.New(atLeast{minWindowSize},
+		container.NewBorder(container.NewVBox(w.bar, w.reopen.box), nil, nil, nil, w.area)))
 	w.bindKeys()
 	w.win.Resize(fyne.NewSize(1200, 800))
 	w.win.SetCloseIntercept(w.requestQuit)

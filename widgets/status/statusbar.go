@@ -215,6 +215,7 @@ func (b *StatusBar) Arrange(size fyne.Size) {
 		t.Resize(s)
 		x += s.Width + gap
 	}
+	b.giveWay(size.Width-x-pad, gap, pad)
 	place(b.conn)
 	place(b.tokens)
 	place(b.cost)
@@ -236,6 +237,32 @@ func (b *StatusBar) Arrange(size fyne.Size) {
 	b.ext.Move(fyne.NewPos(size.Width-pad-es.Width, mid-es.Height/2))
 	b.ext.Resize(es)
 	b.ext.Refresh()
+}
+
+// giveWay leaves out, in a narrow bar, what matters least, so the context
+// meter and its figure stay whole: first the tokens, then the cost, then
+// the connection's word (its dot stays). room is the width after the dot.
+func (b *StatusBar) giveWay(room, gap, pad float32) {
+	width := func(t *canvas.Text) float32 {
+		if t.Text == "" {
+			return 0
+		}
+		return fyne.MeasureText(t.Text, t.TextSize, t.TextStyle).Width + gap
+	}
+	need := statusContextWidth + pad + width(b.ctxText)
+	for _, t := range []*canvas.Text{b.conn, b.cost, b.tokens} {
+		need += width(t)
+	}
+	for _, t := range []*canvas.Text{b.tokens, b.cost, b.conn} {
+		left := need > room
+		if left {
+			need -= width(t)
+		}
+		if t.Hidden != left {
+			t.Hidden = left
+			t.Refresh()
+		}
+	}
 }
 
 type statusBarRenderer struct {

@@ -98,3 +98,38 @@ func TestStatusFormats(t *testing.T) {
 		}
 	}
 }
+
+// TestStatusBarNarrow: in a narrow window the bar leaves out the tokens,
+// then the cost, then the connection's word, so the context meter's figure
+// stays whole ("1.1k / 32k", never "1.1k / 32"); wide again, all are back.
+func TestStatusBarNarrow(t *testing.T) {
+	test.NewTempApp(t)
+	b := NewStatusBar()
+	b.SetStatus(model.Status{Connection: "Connected", Connected: true, TokensIn: 1100, TokensOut: 230,
+		Cost: 0.0123, ContextPercent: 3.4, ContextTokens: 1100, ContextWindow: 32000})
+	w := test.NewTempWindow(t, b)
+	for _, c := range []struct {
+		width              float32
+		conn, cost, tokens bool
+	}{
+		{700, true, true, true},
+		{330, true, true, false},
+		{270, true, false, false},
+		{200, false, false, false},
+		{700, true, true, true},
+	} {
+		w.Resize(fyne.NewSize(c.width, 40))
+		b.Arrange(b.Size())
+		got := []bool{b.conn.Visible(), b.cost.Visible(), b.tokens.Visible()}
+		if got[0] != c.conn || got[1] != c.cost || got[2] != c.tokens {
+			t.Errorf("at %v: connection, cost, tokens shown %v; want %v, %v, %v", c.width, got, c.conn, c.cost, c.tokens)
+		}
+		right := b.ctxText.Position().X + b.ctxText.Size().Width
+		if c.width >= 200 && right > b.Size().Width {
+			t.Errorf("at %v: the context figure ends at %v, past the bar's %v", c.width, right, b.Size().Width)
+		}
+		if b.ctxText.Text != "1.1k / 32k (3%)" {
+			t.Errorf("at %v: the context figure reads %q", c.width, b.ctxText.Text)
+		}
+	}
+}
