@@ -178,6 +178,12 @@ func TestSessionBrowserScopeAndButtons(t *testing.T) {
 	if news != 1 || refreshes != 1 {
 		t.Fatalf("new %d, refresh %d", news, refreshes)
 	}
+	closed := 0
+	b.OnClose = func() { closed++ }
+	test.Tap(b.closeButton)
+	if closed != 1 {
+		t.Fatalf("Close closed %d times", closed)
+	}
 }
 
 func TestSessionDate(t *testing.T) {
@@ -308,6 +314,15 @@ func TestSessionBrowserPreview(t *testing.T) {
 	}
 	if !b.preview.scroll.Visible() {
 		t.Error("no preview at 900 wide")
+	}
+	// A search that lists nothing previews nothing; a match previews again.
+	b.SetQuery("zzz")
+	if got := previewText(b); got != previewNone {
+		t.Fatalf("with nothing listed the preview says %q", got)
+	}
+	b.SetQuery("rpc")
+	if len(asked) == 0 || asked[len(asked)-1] != "/s/b.jsonl" || previewText(b) != "Reading…" {
+		t.Fatalf("after a match: asked %v, preview %q", asked, previewText(b))
 	}
 	w.Resize(fyne.NewSize(500, 500))
 	if b.preview.scroll.Visible() {
