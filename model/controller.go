@@ -394,6 +394,7 @@ func (c *Controller) CycleModel() {
 
 func (c *Controller) afterModelChange(ctx context.Context, conn *rpcconn.Conn) error {
 	c.loadLevels(ctx, conn)
+	c.loadStats(ctx, conn) // the context window is the new model's
 	// The agent may have adjusted the thinking level to the new model.
 	st, err := conn.GetState(ctx)
 	if err == nil {
