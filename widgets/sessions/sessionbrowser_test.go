@@ -339,3 +339,11 @@ func previewText(b *SessionBrowser) string {
 	}
 	return strings.Join(parts, "\n")
 }
+
+// A forked session's small print names the session it came from.
+func TestSessionMetaSaysWhereAForkCameFrom(t *testing.T) {
+	row := model.SessionRow{Subtitle: "~/proj", Messages: 4, Model: "fake/thinker", From: "Hello, show me some markdown please"}
+	if got, want := sessionMeta(row), "~/proj · 4 messages · fake/thinker · from: Hello, show me some markdown please"; got != want {
+		t.Fatalf("meta %q, want %q", got, want)
+	}
+}
