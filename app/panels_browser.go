@@ -13,22 +13,29 @@ import (
 
 func sessionRows(infos []sessionfiles.Info, current string) []model.SessionRow {
 	rows := make([]model.SessionRow, len(infos))
+	titles := make(map[string]string, len(infos))
+	for _, in := range infos {
+		titles[in.Path] = rowTitle(in)
+	}
 	for i, in := range infos {
-		title := in.Name
-		if title == "" {
-			title = in.FirstPrompt
-		}
-		if title == "" {
-			title = "(empty session)"
-		}
+		title := titles[in.Path]
 		problems := in.Problems
 		if in.FolderGone {
 			problems = append([]string{"folder no longer exists"}, problems...)
 		}
 		rows[i] = model.SessionRow{Path: in.Path, Title: title, Subtitle: in.Cwd, Modified: in.Modified,
-			Messages: in.MessageCount, Model: in.Model, Problem: strings.Join(problems, "; "), Current: in.Path == current}
+			Messages: in.MessageCount, Model: in.Model, Problem: strings.Join(problems, "; "), Current: in.Path == current,
+			From: titles[in.ParentSession]}
 	}
 	return rows
+}
+
+// rowTitle is sessionTitle, with words for a session without a prompt.
+func rowTitle(in sessionfiles.Info) string {
+	if in.Name == "" && in.FirstPrompt == "" {
+		return "(empty session)"
+	}
+	return sessionTitle(in)
 }
 
 // actionBrowse opens the session browser: this folder's sessions first,

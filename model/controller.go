@@ -394,6 +394,7 @@ func (c *Controller) CycleModel() {
 
 func (c *Controller) afterModelChange(ctx context.Context, conn *rpcconn.Conn) error {
 	c.loadLevels(ctx, conn)
+	c.loadStats(ctx, conn) // the context window is the new model's
 	// The agent may have adjusted the thinking level to the new model.
 	st, err := conn.GetState(ctx)
 	if err == nil {
@@ -403,18 +404,32 @@ func (c *Controller) afterModelChange(ctx context.Context, conn *rpcconn.Conn) e
 }
 
 // SelectThinking sets the thinking level; the agent's state says what it
-// really chose (older agents quietly fall back to off).
+// really chose (pi 0.73.1 quietly takes the nearest level the model has).
+// A level the model did not take is no longer offered for it, and the
+// user is told which one it took.
 func (c *Controller) SelectThinking(level string) {
 	c.do("Set thinking level", CallTimeout, func(ctx context.Context, conn *rpcconn.Conn) error {
 		if err := conn.SetThinkingLevel(ctx, level); err != nil {
 			return err
 		}
 		st, err := conn.GetState(ctx)
-		if err == nil {
-			c.session.SetThinking(st.ThinkingLevel)
+		if err != nil {
+			return err
 		}
-		return err
+		c.session.SetThinking(st.ThinkingLevel)
+		if st.ThinkingLevel != level {
+			c.session.DropLevel(level)
+			c.ui.Notify(Notice{Time: time.Now(), Level: NoticeWarning,
+				Text: TookOtherLevel(level, st.ThinkingLevel)})
+		}
+		return nil
 	})
+}
+
+// TookOtherLevel says that the model took another thinking level than the
+// one chosen.
+func TookOtherLevel(chosen, took string) string {
+	return "The model took " + took + ", not " + chosen + "."
 }
 
 // CycleThinking moves to the next thinking level (Shift+Tab).

@@ -3,6 +3,7 @@ package model
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 
 	"knightcode.ai/desktop/rpcconn"
@@ -33,6 +34,10 @@ func (c *Controller) SendEdited(ordinal int, original, text string, sent []Image
 			c.ui.RestoreDraft(text)
 			return errors.New("the agent does not list that prompt as one to branch from")
 		}
+		title := c.session.View(nil).SessionName
+		if title == "" && len(forks) > 0 {
+			title = forks[0].Text // the browser's title for a session without a name
+		}
 		r, err := conn.Fork(ctx, entry)
 		if err != nil {
 			c.ui.RestoreDraft(text)
@@ -43,6 +48,7 @@ func (c *Controller) SendEdited(ordinal int, original, text string, sent []Image
 			c.session.Notice(NoticeWarning, "An extension declined to branch the conversation; the edited prompt is back in the editor.")
 			return nil
 		}
+		c.nameFork(ctx, conn, title)
 		if err := c.reload(ctx, conn); err != nil {
 			c.ui.RestoreDraft(text)
 			return err
@@ -51,6 +57,41 @@ func (c *Controller) SendEdited(ordinal int, original, text string, sent []Image
 		c.sendPrompt(conn, rpcconn.Prompt{Message: text, Images: images}, accepted, true)
 		return nil
 	})
+}
+
+// nameFork names the session a fork made after the one it came from, so
+// the browser does not list two sessions with one title. An agent that
+// cannot name sessions leaves it unnamed: nothing the user asked for failed.
+func (c *Controller) nameFork(ctx context.Context, conn *rpcconn.Conn, title string) {
+	title = OneLine(title, 80)
+	if title == "" {
+		return
+	}
+	name := ForkName(title)
+	if conn.SetSessionName(ctx, name) == nil {
+		c.session.SetSessionName(name)
+	}
+}
+
+// editedMark ends the name of a session made by Edit & resend.
+const editedMark = " (edited)"
+
+// ForkName is the name of a session forked from one titled title: the
+// title marked as edited, numbered when it was an edit already
+// ("Fix it (edited)", "Fix it (edited 2)", ...).
+func ForkName(title string) string {
+	base, n := title, 1
+	if b, ok := strings.CutSuffix(title, editedMark); ok {
+		base, n = b, 2
+	} else if i := strings.LastIndex(title, " (edited "); i >= 0 && strings.HasSuffix(title, ")") {
+		if k, err := strconv.Atoi(title[i+len(" (edited ") : len(title)-1]); err == nil && k > 0 {
+			base, n = title[:i], k+1
+		}
+	}
+	if n == 1 {
+		return base + editedMark
+	}
+	return base + " (edited " + strconv.Itoa(n) + ")"
 }
 
 // forkEntry finds the fork point of the ordinal-th prompt. The agent lists

@@ -9,6 +9,7 @@ import (
 
 	"knightcode.ai/desktop/internal/testsupport"
 	"knightcode.ai/desktop/rpcconn"
+	"knightcode.ai/desktop/sessionfiles"
 )
 
 func TestControllerSessionCommands(t *testing.T) {
@@ -138,6 +139,36 @@ func TestControllerSendsEditedPrompt(t *testing.T) {
 	}
 	if len(infos) < 2 || !kept {
 		t.Fatalf("%d sessions; the original branch kept: %v", len(infos), kept)
+	}
+	// The fork is named as one, after the session it came from, and its
+	// file names that session as its parent.
+	if name := s.View(nil).SessionName; name != "first prompt (edited)" {
+		t.Fatalf("the fork is named %q", name)
+	}
+	var fork, parent *sessionfiles.Info
+	for i := range infos {
+		switch infos[i].Path {
+		case s.SessionFile():
+			fork = &infos[i]
+		default:
+			parent = &infos[i]
+		}
+	}
+	if fork == nil || parent == nil || fork.Name != "first prompt (edited)" || fork.ParentSession != parent.Path || parent.Name != "" {
+		t.Fatalf("fork %+v, parent %+v", fork, parent)
+	}
+}
+
+func TestForkNameMarksEdits(t *testing.T) {
+	for title, want := range map[string]string{
+		"Fix it":            "Fix it (edited)",
+		"Fix it (edited)":   "Fix it (edited 2)",
+		"Fix it (edited 2)": "Fix it (edited 3)",
+		"Why (edited x)":    "Why (edited x) (edited)",
+	} {
+		if got := ForkName(title); got != want {
+			t.Errorf("ForkName(%q) = %q, want %q", title, got, want)
+		}
 	}
 }
 

@@ -238,6 +238,9 @@ type SessionRow struct {
 	Modified time.Time
 	Messages int
 	Model    string
+	// From is the title of the session this one was forked from (Edit &
+	// resend, a fork in the tree); empty for a session of its own.
+	From string
 	// Problem says why the session may not open (a damaged file, an
 	// unknown version); empty when it is fine.
 	Problem string

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"time"
 
 	"knightcode.ai/desktop/rpcconn"
 )
@@ -428,16 +427,7 @@ func (s *Session) historyResult(id string, calledAt int64, result *rpcconn.Messa
 	s.tools.Apply(&rpcconn.ToolExecutionEnd{ToolCallID: id, ToolName: r.ToolName,
 		Result: rpcconn.ToolResult{Content: result.Content, Details: result.Details}, IsError: result.IsError, DurationMs: result.DurationMs})
 	m := s.meta(id)
-	if result.Timestamp > 0 {
-		m.ended = time.UnixMilli(result.Timestamp)
-		m.started = m.ended
-		switch {
-		case result.DurationMs > 0:
-			// The agent's own figure, as the live card showed it.
-			m.started = m.ended.Add(-time.Duration(result.DurationMs) * time.Millisecond)
-		case calledAt > 0 && calledAt <= result.Timestamp:
-			m.started = time.UnixMilli(calledAt)
-		}
-	}
+	// As the live card was dated (liveToolResult, toolEvent).
+	agentTimes(m, calledAt, *result)
 	m.rev++
 }

@@ -289,6 +289,9 @@ func (s *Session) messageStart(m rpcconn.Message) {
 }
 
 func (s *Session) messageEnd(e *rpcconn.MessageEnd) {
+	if e.Message.Role == rpcconn.RoleToolResult {
+		s.liveToolResult(e.Message)
+	}
 	if e.Message.Role != rpcconn.RoleAssistant {
 		return
 	}

@@ -30,6 +30,9 @@ type toolMeta struct {
 	callName    string
 	streamIndex int
 	callArgs    []byte
+	// calledAt is the agent's timestamp (ms) of the reply that made the
+	// call, 0 if unknown: where a run the agent does not time starts.
+	calledAt int64
 }
 
 // linkToolChips remembers which chat item shows each tool call, so a
@@ -173,6 +176,7 @@ func (s *Session) endLiveCalls(msg *rpcconn.Message, runs bool) {
 			for _, c := range msg.Content {
 				if c.Type == rpcconn.ContentToolCall && c.ID == id {
 					m.callArgs, found = c.Arguments, true
+					m.calledAt = msg.Timestamp
 					if c.Name != "" {
 						m.callName = c.Name
 					}
@@ -184,6 +188,38 @@ func (s *Session) endLiveCalls(msg *rpcconn.Message, runs bool) {
 		}
 	}
 	s.liveCalls = nil
+}
+
+// liveToolResult dates a run the agent did not time (pi 0.73.1 gives no
+// durationMs) as a reload of the session will: from the call's reply to
+// its result, by the agent's timestamps, so the card shows the same figure
+// live and reloaded.
+func (s *Session) liveToolResult(msg rpcconn.Message) {
+	m := s.toolMeta[msg.ToolCallID]
+	if m == nil || m.history || m.ended.IsZero() || msg.DurationMs > 0 || msg.Timestamp <= 0 {
+		return
+	}
+	agentTimes(m, m.calledAt, msg)
+	m.rev++
+	s.toolsRev++
+	s.refreshChip(msg.ToolCallID)
+}
+
+// agentTimes dates a finished run from the agent's records: its result's
+// timestamp ends it; its own durationMs, else the timestamp of the reply
+// that made the call, starts it.
+func agentTimes(m *toolMeta, calledAt int64, result rpcconn.Message) {
+	if result.Timestamp <= 0 {
+		return
+	}
+	m.ended = time.UnixMilli(result.Timestamp)
+	m.started = m.ended
+	switch {
+	case result.DurationMs > 0:
+		m.started = m.ended.Add(-time.Duration(result.DurationMs) * time.Millisecond)
+	case calledAt > 0 && calledAt <= result.Timestamp:
+		m.started = time.UnixMilli(calledAt)
+	}
 }
 
 // refreshChip gives a tool call's chip in the transcript its run's status.

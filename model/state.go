@@ -1,6 +1,10 @@
 package model
 
-import "knightcode.ai/desktop/rpcconn"
+import (
+	"slices"
+
+	"knightcode.ai/desktop/rpcconn"
+)
 
 // SetConn records the connection state and a detail for the status bar.
 func (s *Session) SetConn(state ConnState, detail string) {
@@ -87,6 +91,15 @@ func (s *Session) SetLevels(levels []string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.levels = levels
+	s.touch()
+}
+
+// DropLevel stops offering a level the current model did not take; the
+// next model's levels come fresh from the agent.
+func (s *Session) DropLevel(level string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.levels = slices.DeleteFunc(slices.Clone(s.levels), func(l string) bool { return l == level })
 	s.touch()
 }
 

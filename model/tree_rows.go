@@ -14,6 +14,9 @@ type Tree struct {
 	LastID string
 }
 
+// SystemPromptRowText names the system prompt's entry in the tree.
+const SystemPromptRowText = "System prompt"
+
 // treeRows flattens a session tree for the tree view, depth first, oldest
 // child first. Depth grows only where the tree branches, so a long linear
 // conversation stays flush left.
@@ -93,6 +96,10 @@ func entryRow(e rpcconn.Entry) TreeRow {
 				row.Text = m.ToolName + " → " + OneLine(m.Content.Text(), 80)
 			case rpcconn.RoleBashExecution:
 				row.Text = "$ " + OneLine(m.Command, 100)
+			case rpcconn.RoleSystem:
+				// pi 1.6 stores the system prompt as a message with empty
+				// content (its text is in sections).
+				row.Text = SystemPromptRowText
 			default:
 				row.Text = OneLine(m.Content.Text(), 100)
 			}

@@ -76,3 +76,13 @@ func TestLastAppendedIsTheNewestEntry(t *testing.T) {
 		t.Fatalf("last appended of no tree %q", got)
 	}
 }
+
+// pi 1.6's system message has empty content: its row is named, not blank.
+func TestTreeRowsNameTheSystemPrompt(t *testing.T) {
+	sys := rpcconn.TreeNode{Entry: rpcconn.Entry{Type: "message", ID: "s0",
+		Message: &rpcconn.Message{Role: rpcconn.RoleSystem}}, Children: []rpcconn.TreeNode{node("u1", "user", "hi")}}
+	rows := treeRows([]rpcconn.TreeNode{sys}, "u1")
+	if len(rows) != 2 || rows[0].Kind != rpcconn.RoleSystem || rows[0].Text != SystemPromptRowText {
+		t.Fatalf("rows %+v", rows)
+	}
+}

@@ -229,7 +229,13 @@ func (s *Session) status() Status {
 		// While a reply streams, the provider's running count is fresher.
 		st.TokensOut += u.Output
 	}
-	if st.ContextWindow == 0 && s.model != nil {
+	if s.model != nil && s.model.ContextWindow > 0 && st.ContextWindow != s.model.ContextWindow {
+		// The stats were taken before a switch of model: the tokens so far
+		// count against the new model's window from the switch on, not
+		// from the next reply.
+		if st.ContextWindow > 0 && st.ContextPercent >= 0 {
+			st.ContextPercent = float64(st.ContextTokens) * 100 / float64(s.model.ContextWindow)
+		}
 		st.ContextWindow = s.model.ContextWindow
 	}
 	if len(s.extStatus) > 0 {

@@ -90,10 +90,20 @@ func (c *Conn) probeCapabilities() {
 }
 
 // ThinkingLevels for a model when get_available_thinking_levels is missing:
-// what the older agents accept.
+// what pi 0.73.1 takes (getSupportedThinkingLevels): off only without
+// reasoning; else off to high, less the levels the model's
+// thinkingLevelMap maps to null, and xhigh only when the map names it.
 func fallbackThinkingLevels(m *Model) []string {
 	if m == nil || !m.Reasoning {
 		return []string{"off"}
 	}
-	return []string{"off", "minimal", "low", "medium", "high", "xhigh"}
+	var levels []string
+	for _, l := range []string{"off", "minimal", "low", "medium", "high", "xhigh"} {
+		mapped, named := m.ThinkingLevelMap[l]
+		if named && mapped == nil || l == "xhigh" && !named {
+			continue
+		}
+		levels = append(levels, l)
+	}
+	return levels
 }

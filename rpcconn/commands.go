@@ -167,8 +167,7 @@ func (c *Conn) GetAvailableThinkingLevels(ctx context.Context) ([]string, error)
 }
 
 // ThinkingLevels returns the levels for the current model, from the agent
-// when it can say, else the older agents' rule: off only for a model
-// without reasoning, else off to xhigh.
+// when it can say, else the older agents' rule (fallbackThinkingLevels).
 func (c *Conn) ThinkingLevels(ctx context.Context, current *Model) ([]string, error) {
 	levels, err := c.GetAvailableThinkingLevels(ctx)
 	if errors.Is(err, ErrUnsupported) {

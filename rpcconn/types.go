@@ -18,6 +18,10 @@ type Model struct {
 	ContextWindow int       `json:"contextWindow,omitempty"`
 	MaxTokens     int       `json:"maxTokens,omitempty"`
 	Cost          ModelCost `json:"cost"`
+	// ThinkingLevelMap is how the model's provider spells each level; a
+	// level mapped to null is one the model does not take, and xhigh only
+	// when named (pi 0.73.1's rule, which cannot be asked for the levels).
+	ThinkingLevelMap map[string]any `json:"thinkingLevelMap,omitempty"`
 }
 
 // AcceptsImages reports whether the model takes image input.

@@ -74,11 +74,40 @@ func (a *agent) selectModelLocked(i int) {
 	a.setLevelLocked(a.clampLevel(a.preferredLevel))
 }
 
-// clampLevel maps a wanted level onto the current model: unsupported levels
-// become "off".
+// clampLevel maps a wanted level onto the current model. The older agent
+// does as pi 0.73.1's clampThinkingLevel: a known level the model lacks
+// becomes the nearest it has, higher first, an unknown one "off"; the
+// current one makes any unsupported level "off". --fake-thinking-cap then
+// lowers what is left.
 func (a *agent) clampLevel(level string) string {
-	if slices.Contains(levelsFor(a.currentModel(), a.opts.Older), level) {
-		return level
+	levels := levelsFor(a.currentModel(), a.opts.Older)
+	got := "off"
+	if slices.Contains(levels, level) {
+		got = level
+	} else if i := slices.Index(olderLevels, level); a.opts.Older && i >= 0 {
+		got = nearestLevel(levels, i)
+	}
+	if limit := slices.Index(allLevels, a.opts.ThinkingCap); limit >= 0 && slices.Index(allLevels, got) > limit {
+		got = a.opts.ThinkingCap
+	}
+	return got
+}
+
+// olderLevels are the levels pi 0.73.1 knows ("max" is not one).
+var olderLevels = allLevels[:len(allLevels)-1]
+
+// nearestLevel is the first of levels at or above olderLevels[i], else the
+// first below it.
+func nearestLevel(levels []string, i int) string {
+	for j := i; j < len(olderLevels); j++ {
+		if slices.Contains(levels, olderLevels[j]) {
+			return olderLevels[j]
+		}
+	}
+	for j := i - 1; j >= 0; j-- {
+		if slices.Contains(levels, olderLevels[j]) {
+			return olderLevels[j]
+		}
 	}
 	return "off"
 }

@@ -167,6 +167,10 @@
 // in the pipe. With --fake-stop-reading-once=FILE only the run that creates
 // FILE stops, so a restarted fake reads on.
 //
+// --fake-thinking-cap=LEVEL makes set_thinking_level above LEVEL take
+// LEVEL, whatever the model lists: an agent answering another level than
+// the one chosen.
+//
 // --fake-system-prompt sends pi 1.6's system message (role system, its
 // prompt in sections) before a session's first turn and keeps it at the head
 // of get_messages.
@@ -176,8 +180,9 @@
 // get_available_thinking_levels (and any unknown command) answered "Unknown
 // command" without id, so queued messages cannot be taken back; message_update
 // repeats the whole message in message and assistantMessageEvent.partial
-// (and has no usage); no "max" level, and an unsupported level is accepted
-// as "off"; thinking_level_changed and session_info_changed events; no
+// (and has no usage); no "max" and (models without a thinkingLevelMap) no
+// "xhigh" level, and set_thinking_level takes the nearest level the model
+// has ("xhigh" becomes "high", an unknown one "off"); thinking_level_changed and session_info_changed events; no
 // summarization_retry_* events; get_commands items carry sourceInfo; the first
 // tool_execution_update is {"content":[]}.
 package rpctest

@@ -81,13 +81,14 @@ func modelSets(name string) ([]model, error) {
 // allLevels is every thinking level the 0.9.2 protocol names, in cycle order.
 var allLevels = []string{"off", "minimal", "low", "medium", "high", "xhigh", "max"}
 
-// levelsFor lists what the model supports; the older agent has no "max".
+// levelsFor lists what the model supports. The older agent has no "max",
+// and, as pi 0.73.1 for a model without a thinkingLevelMap, no "xhigh".
 func levelsFor(m *model, older bool) []string {
 	if m == nil || !m.Reasoning {
 		return []string{"off"}
 	}
 	if older {
-		return allLevels[:len(allLevels)-1]
+		return allLevels[:len(allLevels)-2]
 	}
 	return allLevels
 }

@@ -37,6 +37,12 @@ func TestOlderAgent(t *testing.T) {
 	if lv := f.data("get_state")["thinkingLevel"]; lv != "off" {
 		t.Errorf("thinkingLevel = %v, want off", lv)
 	}
+	// "xhigh" is known, but a model without a thinkingLevelMap lacks it:
+	// the nearest level it has is taken, as pi 0.73.1 does.
+	f.call("set_thinking_level", "level", "xhigh")
+	if lv := f.data("get_state")["thinkingLevel"]; lv != "high" {
+		t.Errorf("thinkingLevel after xhigh = %v, want high", lv)
+	}
 	_, before = f.call("set_session_name", "name", "n")
 	if len(before) != 1 || before[0].typ() != "session_info_changed" || before[0]["name"] != "n" {
 		t.Errorf("before the set_session_name response: %v", before)

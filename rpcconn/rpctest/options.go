@@ -3,6 +3,7 @@ package rpctest
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -38,6 +39,10 @@ type options struct {
 	// creates that file does.
 	StopReadingAt   string
 	StopReadingOnce string
+	// ThinkingCap is the highest level the fake's models take, whatever
+	// they list: set_thinking_level above it gets the cap (a model that
+	// answers another level than the one chosen).
+	ThinkingCap string
 
 	// Agent flags.
 	Model       string
@@ -103,6 +108,11 @@ func parseOptions(args []string) (options, error) {
 			o.CancelSwitch = true
 		case "--fake-parse-error":
 			o.ParseError = next()
+		case "--fake-thinking-cap":
+			o.ThinkingCap = next()
+			if !slices.Contains(allLevels, o.ThinkingCap) {
+				err = fmt.Errorf("unknown thinking level %q", o.ThinkingCap)
+			}
 		case "--fake-system-prompt":
 			o.SystemPrompt = true
 		case "--fake-stop-reading-at":

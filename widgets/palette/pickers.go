@@ -190,6 +190,9 @@ func (p *ThinkingPicker) SetCurrent(level string) {
 // Current returns the level shown.
 func (p *ThinkingPicker) Current() string { return p.current }
 
+// Levels returns the levels offered.
+func (p *ThinkingPicker) Levels() []string { return slices.Clone(p.levels) }
+
 // Disabled reports whether there is nothing to choose.
 func (p *ThinkingPicker) Disabled() bool { return p.sel.Disabled() }
 

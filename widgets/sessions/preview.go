@@ -15,6 +15,9 @@ import (
 // the transcript opens with Enter.
 const previewChars = 600
 
+// previewNone is what the preview says with no session chosen.
+const previewNone = "Choose a session to see its last messages."
+
 // sessionPreview shows the chosen session's last messages, read-only, from
 // its file: who wrote each and when (the date too when not today).
 type sessionPreview struct {
@@ -27,7 +30,7 @@ type sessionPreview struct {
 func newSessionPreview(now func() time.Time) *sessionPreview {
 	p := &sessionPreview{box: container.NewVBox(), now: now}
 	p.scroll = container.NewVScroll(container.NewPadded(p.box))
-	p.say("Choose a session to see its last messages.")
+	p.say(previewNone)
 	return p
 }
 
@@ -37,6 +40,10 @@ func (p *sessionPreview) say(text string) {
 	l.Wrapping = fyne.TextWrapWord
 	p.box.Objects = []fyne.CanvasObject{l}
 	p.box.Refresh()
+	// A line said after a long preview would sit above the part scrolled to.
+	if p.scroll != nil {
+		p.scroll.ScrollToTop()
+	}
 }
 
 // show puts up msgs, oldest first, scrolled to the newest.

@@ -20,7 +20,8 @@ const (
 )
 
 // SessionBrowser lists saved sessions, newest first, with a search box, a
-// "This folder / All folders" switch, and New session and Refresh buttons.
+// "This folder / All folders" switch, and Refresh, New session and Close
+// buttons.
 //
 // The search filters here, as the user types: every word of the query
 // must appear, ignoring case, in a session's title, folder or model. The
@@ -31,7 +32,7 @@ const (
 // opens. Esc in the search box clears the search and then calls OnClose;
 // in the list it calls OnClose. Tab reaches the
 // scope switch (the arrows change it) and the buttons (Enter presses
-// them); Esc there calls OnClose too.
+// them); Esc there calls OnClose too, as the Close button does.
 type SessionBrowser struct {
 	widget.BaseWidget
 
@@ -45,7 +46,7 @@ type SessionBrowser struct {
 	// OnQuery, if set, gets the query as it is typed, for a search in the
 	// sessions' messages; SetMessageHits brings the answer.
 	OnQuery func(query string)
-	// OnClose is called for Esc with an empty search box.
+	// OnClose is called for Esc with an empty search box and for Close.
 	OnClose func()
 
 	sessions []model.SessionRow // newest first
@@ -60,14 +61,15 @@ type SessionBrowser struct {
 	all      bool
 	quiet    bool
 
-	preview *sessionPreview
-	search  *sessionSearch
-	scope   *kit.Choice
-	list    *kit.KeyList
-	empty   *widget.Label
-	count   *canvas.Text
-	refresh *kit.DialogButton
-	create  *kit.DialogButton
+	preview     *sessionPreview
+	search      *sessionSearch
+	scope       *kit.Choice
+	list        *kit.KeyList
+	empty       *widget.Label
+	count       *canvas.Text
+	refresh     *kit.DialogButton
+	create      *kit.DialogButton
+	closeButton *kit.DialogButton
 	// keys hand Esc on the switch and the buttons to OnClose.
 	keys *kit.DialogKeys
 
@@ -110,6 +112,7 @@ func NewSessionBrowser() *SessionBrowser {
 		}
 	}, b.keys)
 	b.create.Importance = widget.HighImportance
+	b.closeButton = kit.NewDialogButton("Close", theme.CancelIcon(), func() { b.keys.Escape() }, b.keys)
 	b.ExtendBaseWidget(b)
 	b.filter()
 	return b
@@ -303,9 +306,20 @@ func (b *SessionBrowser) filterKeeping(path string) {
 	}
 	if len(b.shown) == 0 {
 		sel = -1
+		b.clearPreview()
 	}
 	b.list.Reset(sel)
 	b.updateStatus()
+}
+
+// clearPreview stops showing a session no longer listed: a search that
+// matches nothing must not leave the last one's messages beside it.
+func (b *SessionBrowser) clearPreview() {
+	if b.preview.path == "" {
+		return
+	}
+	b.preview.path = ""
+	b.preview.say(previewNone)
 }
 
 func (b *SessionBrowser) matches(i int) bool {

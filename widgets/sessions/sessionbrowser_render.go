@@ -15,7 +15,7 @@ const browserMinPreview = 640
 
 // sessionBrowserRenderer stacks the search row, the list and the button
 // row. Its objects are in keyboard order: Tab goes search box, scope,
-// list, Refresh, New session.
+// list, Refresh, New session, Close.
 type sessionBrowserRenderer struct {
 	b *SessionBrowser
 }
@@ -30,7 +30,7 @@ func (r *sessionBrowserRenderer) Destroy() {}
 
 func (r *sessionBrowserRenderer) Objects() []fyne.CanvasObject {
 	b := r.b
-	objs := []fyne.CanvasObject{b.search, b.scope, b.list, b.empty, b.count, b.refresh, b.create}
+	objs := []fyne.CanvasObject{b.search, b.scope, b.list, b.empty, b.count, b.refresh, b.create, b.closeButton}
 	if b.OnPreview != nil {
 		objs = append(objs, b.preview.scroll)
 	}
@@ -41,7 +41,7 @@ func (r *sessionBrowserRenderer) bars() (pad, top, bottom float32) {
 	b := r.b
 	pad = b.Theme().Size(theme.SizeNamePadding)
 	top = max(b.search.MinSize().Height, b.scope.MinSize().Height)
-	bottom = max(b.refresh.MinSize().Height, b.create.MinSize().Height)
+	bottom = max(b.refresh.MinSize().Height, b.create.MinSize().Height, b.closeButton.MinSize().Height)
 	return
 }
 
@@ -49,7 +49,7 @@ func (r *sessionBrowserRenderer) MinSize() fyne.Size {
 	b := r.b
 	pad, top, bottom := r.bars()
 	w := max(b.search.MinSize().Width, b.scope.MinSize().Width,
-		b.count.MinSize().Width+2*pad+b.refresh.MinSize().Width+b.create.MinSize().Width)
+		b.count.MinSize().Width+3*pad+b.refresh.MinSize().Width+b.create.MinSize().Width+b.closeButton.MinSize().Width)
 	list := 3 * (b.list.RowHeight + pad)
 	if b.list.RowHeight == 0 {
 		list = 3 * b.list.MinSize().Height
@@ -95,7 +95,7 @@ func (r *sessionBrowserRenderer) Layout(size fyne.Size) {
 
 	y := size.Height - bottom
 	x := size.Width
-	for _, btn := range []fyne.CanvasObject{b.create, b.refresh} {
+	for _, btn := range []fyne.CanvasObject{b.closeButton, b.create, b.refresh} {
 		m := btn.MinSize()
 		x -= m.Width
 		btn.Move(fyne.NewPos(x, y))

@@ -206,5 +206,8 @@ func sessionMeta(s model.SessionRow) string {
 	if s.Model != "" {
 		parts = append(parts, s.Model)
 	}
+	if s.From != "" {
+		parts = append(parts, "from: "+s.From)
+	}
 	return strings.Join(parts, " · ")
 }

@@ -178,6 +178,12 @@ func TestSessionBrowserScopeAndButtons(t *testing.T) {
 	if news != 1 || refreshes != 1 {
 		t.Fatalf("new %d, refresh %d", news, refreshes)
 	}
+	closed := 0
+	b.OnClose = func() { closed++ }
+	test.Tap(b.closeButton)
+	if closed != 1 {
+		t.Fatalf("Close closed %d times", closed)
+	}
 }
 
 func TestSessionDate(t *testing.T) {
@@ -309,6 +315,15 @@ func TestSessionBrowserPreview(t *testing.T) {
 	if !b.preview.scroll.Visible() {
 		t.Error("no preview at 900 wide")
 	}
+	// A search that lists nothing previews nothing; a match previews again.
+	b.SetQuery("zzz")
+	if got := previewText(b); got != previewNone {
+		t.Fatalf("with nothing listed the preview says %q", got)
+	}
+	b.SetQuery("rpc")
+	if len(asked) == 0 || asked[len(asked)-1] != "/s/b.jsonl" || previewText(b) != "Reading…" {
+		t.Fatalf("after a match: asked %v, preview %q", asked, previewText(b))
+	}
 	w.Resize(fyne.NewSize(500, 500))
 	if b.preview.scroll.Visible() {
 		t.Error("a preview squeezed into 500 wide")
@@ -323,4 +338,12 @@ func previewText(b *SessionBrowser) string {
 		}
 	}
 	return strings.Join(parts, "\n")
+}
+
+// A forked session's small print names the session it came from.
+func TestSessionMetaSaysWhereAForkCameFrom(t *testing.T) {
+	row := model.SessionRow{Subtitle: "~/proj", Messages: 4, Model: "fake/thinker", From: "Hello, show me some markdown please"}
+	if got, want := sessionMeta(row), "~/proj · 4 messages · fake/thinker · from: Hello, show me some markdown please"; got != want {
+		t.Fatalf("meta %q, want %q", got, want)
+	}
 }

@@ -233,6 +233,8 @@ func treeKindIcon(kind string) fyne.Resource {
 		return theme.FileTextIcon()
 	case "model_change", "thinking_level_change":
 		return theme.SearchReplaceIcon()
+	case "system":
+		return theme.DocumentIcon()
 	}
 	return theme.InfoIcon()
 }
