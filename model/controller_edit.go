@@ -73,8 +73,13 @@ func (c *Controller) nameFork(ctx context.Context, conn *rpcconn.Conn, title str
 	}
 }
 
-// editedMark ends the name of a session made by Edit & resend.
-const editedMark = " (edited)"
+// editedMark ends the name of a session made by Edit & resend; further
+// edits count on (" (edited 2)"). EditedMarkStart begins both, for those
+// who must keep the mark in sight.
+const (
+	editedMark      = " (edited)"
+	EditedMarkStart = " (edited"
+)
 
 // ForkName is the name of a session forked from one titled title: the
 // title marked as edited, numbered when it was an edit already
@@ -83,15 +88,15 @@ func ForkName(title string) string {
 	base, n := title, 1
 	if b, ok := strings.CutSuffix(title, editedMark); ok {
 		base, n = b, 2
-	} else if i := strings.LastIndex(title, " (edited "); i >= 0 && strings.HasSuffix(title, ")") {
-		if k, err := strconv.Atoi(title[i+len(" (edited ") : len(title)-1]); err == nil && k > 0 {
+	} else if i := strings.LastIndex(title, EditedMarkStart+" "); i >= 0 && strings.HasSuffix(title, ")") {
+		if k, err := strconv.Atoi(title[i+len(EditedMarkStart+" ") : len(title)-1]); err == nil && k > 0 {
 			base, n = title[:i], k+1
 		}
 	}
 	if n == 1 {
 		return base + editedMark
 	}
-	return base + " (edited " + strconv.Itoa(n) + ")"
+	return base + EditedMarkStart + " " + strconv.Itoa(n) + ")"
 }
 
 // forkEntry finds the fork point of the ordinal-th prompt. The agent lists

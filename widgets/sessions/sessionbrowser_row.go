@@ -130,7 +130,7 @@ func (r *sessionRow) Arrange(size fyne.Size) {
 		r.current.Text.Text = "current"
 		right -= r.current.Size(th).Width + pad
 	}
-	r.title.Text = kit.FitText(title, max(0, right-x), r.title.TextSize, r.title.TextStyle)
+	r.title.Text = fitTitle(title, max(0, right-x), r.title.TextSize, r.title.TextStyle)
 	tw := fyne.MeasureText(r.title.Text, r.title.TextSize, r.title.TextStyle)
 	r.title.Move(fyne.NewPos(x, pad))
 	r.title.Resize(fyne.NewSize(tw.Width, titleH))
@@ -210,4 +210,19 @@ func sessionMeta(s model.SessionRow) string {
 		parts = append(parts, "from: "+s.From)
 	}
 	return strings.Join(parts, " · ")
+}
+
+// fitTitle cuts a title to width, keeping a fork's edit mark (model's
+// ForkName: " (edited)", " (edited 2)", …) at its end: an edited fork and
+// its session differ only there, and a plain cut would hide it.
+func fitTitle(title string, width, size float32, style fyne.TextStyle) string {
+	i := strings.LastIndex(title, model.EditedMarkStart)
+	if i <= 0 || !strings.HasSuffix(title, ")") || fyne.MeasureText(title, size, style).Width <= width {
+		return kit.FitText(title, width, size, style)
+	}
+	mark := title[i:]
+	if w := fyne.MeasureText(mark, size, style).Width; w < width/2 {
+		return kit.FitText(title[:i], width-w, size, style) + mark
+	}
+	return kit.FitText(title, width, size, style)
 }
