@@ -38,6 +38,12 @@ type options struct {
 	// creates that file does.
 	StopReadingAt   string
 	StopReadingOnce string
+	// RetryDelay is the wait before the first automatic retry (0: 50 ms);
+	// each further one waits twice as long.
+	RetryDelay time.Duration
+	// TUICommand is an extension command listed by get_commands that
+	// refuses to run over RPC, as pi 1.6's /llama does.
+	TUICommand string
 
 	// Agent flags.
 	Model       string
@@ -109,6 +115,10 @@ func parseOptions(args []string) (options, error) {
 			o.StopReadingAt = next()
 		case "--fake-stop-reading-once":
 			o.StopReadingOnce = next()
+		case "--fake-retry-delay":
+			o.RetryDelay, err = time.ParseDuration(next())
+		case "--fake-tui-command":
+			o.TUICommand = next()
 		case "--model":
 			o.Model = next()
 		case "--thinking":

@@ -55,6 +55,16 @@ func TestPaletteShots(t *testing.T) {
 		p.Show(c)
 		p.panel.entry.SetText("se")
 	})
+	// While idle: Stop greyed at the end, the last command run on top.
+	widgettest.SaveOverlayShots(t, "palette-idle", fyne.NewSize(800, 420), func() fyne.CanvasObject {
+		b, _ := backdrop()
+		return b
+	}, func(c fyne.Canvas) {
+		p := NewCommandPalette()
+		p.SetItems(appPalette())
+		p.SetRecent([]string{"export"})
+		p.Show(c)
+	})
 	var ed *prompt.PromptEditor
 	widgettest.SaveOverlayShots(t, "slash", fyne.NewSize(640, 420), func() fyne.CanvasObject {
 		var b fyne.CanvasObject

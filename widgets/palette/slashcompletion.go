@@ -67,7 +67,7 @@ func (s *SlashCompletion) Update(c fyne.Canvas, editorText string, anchor fyne.P
 		return
 	}
 	s.text = editorText
-	s.hits = rankPalette(editorText[1:], s.commands, "/", false)
+	s.hits = rankPalette(editorText[1:], s.commands, rankOptions{skip: "/"})
 	if len(s.hits) == 0 {
 		s.Hide()
 		return
