@@ -58,5 +58,6 @@ func (c *tabCommands) loadCommands() {
 		}
 		c.agentCommands = items
 		c.commandsLoaded(items)
+		c.markRefused()
 	})
 }

@@ -184,6 +184,7 @@ func (t *Tab) build() {
 		c.focusEditor()
 	}
 	t.commands.commandsLoaded = c.slash.SetCommands
+	t.commands.agentIdentity = t.agentIdentity
 
 	settingsButton := widget.NewButtonWithIcon("", settingsIcon(), t.showSettings)
 	attachButton := widget.NewButtonWithIcon("", attachIcon(), t.composer.actionAttach)

@@ -78,4 +78,17 @@ func TestPaletteShots(t *testing.T) {
 		s.Update(c, ed.Text(), fyne.CurrentApp().Driver().AbsolutePositionForObject(ed))
 		s.Move(1)
 	})
+	// A command the agent refused here, greyed at the end.
+	widgettest.SaveOverlayShots(t, "slash-refused", fyne.NewSize(640, 420), func() fyne.CanvasObject {
+		var b fyne.CanvasObject
+		b, ed = backdrop()
+		return b
+	}, func(c fyne.Canvas) {
+		s := NewSlashCompletion()
+		s.SetCommands(append(sampleSlash(), model.PaletteItem{ID: "cmd:llama", Title: "/llama",
+			Detail: "Manage llama.cpp router models", Source: "extension", Unavailable: "works only in the agent's terminal UI"}))
+		s.SetEditor(ed)
+		ed.SetText("/")
+		s.Update(c, ed.Text(), fyne.CurrentApp().Driver().AbsolutePositionForObject(ed))
+	})
 }
