@@ -108,7 +108,9 @@ func (r *paletteRow) placeTitle(th fyne.Theme, x, right, mid float32) float32 {
 	size := th.Size(theme.SizeNameText)
 	fg, hi := kit.ResolveColor(th, theme.ColorNameForeground), kit.ResolveColor(th, theme.ColorNamePrimary)
 	if r.item.Unavailable != "" {
-		fg = kit.ResolveColor(th, theme.ColorNameDisabled)
+		// Dimmed as the detail is, not the disabled colour, which all but
+		// vanishes on the selection's tint.
+		fg = kit.ResolveColor(th, theme.ColorNamePlaceHolder)
 	}
 	if r.List != nil && r.List.Sel == r.Id || r.item.Unavailable != "" {
 		hi = fg // the selection is tinted with the primary colour already
