@@ -112,6 +112,7 @@ func (c *closedTabs) choose(t *Tab) {
 		byID[id] = ct
 	}
 	t.commands.palette.SetItems(items)
+	t.commands.palette.SetRecent(nil) // newest closed first, as listed
 	t.commands.palette.OnRun = func(it model.PaletteItem) {
 		if ct, ok := byID[it.ID]; ok {
 			c.reopen(ct)

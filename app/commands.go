@@ -31,6 +31,9 @@ type tabCommands struct {
 	toEditor func(text string)
 	// commandsLoaded hears the agent's commands, for "/" completion.
 	commandsLoaded func(items []model.PaletteItem)
+	// agentIdentity names the agent program and version, for what is
+	// remembered about it (refused.go).
+	agentIdentity func() string
 }
 
 func newTabCommands(host *tabHost) *tabCommands {

@@ -93,6 +93,9 @@ func (t *Tab) draw() {
 	if (v.Retry == nil) != (prev.Retry == nil) || (v.Retry != nil && *v.Retry != *prev.Retry) {
 		t.retry.Set(v.Retry)
 	}
+	if !slices.Equal(v.Refused, prev.Refused) {
+		t.commands.learnRefused(v.Refused)
+	}
 	if first || v.WidgetsRev != prev.WidgetsRev {
 		t.drawWidgets(v.Widgets, prev.Widgets)
 	}

@@ -51,13 +51,15 @@ func (w *Window) buildMenu() *fyne.MainMenu {
 		menuItem("Next tab", func() { w.step(1) }, shortcut(fyne.KeyTab, fyne.KeyModifierControl)),
 		menuItem("Previous tab", func() { w.step(-1) }, shortcut(fyne.KeyTab, fyne.KeyModifierControl|fyne.KeyModifierShift)),
 	)
+	w.stopItem = menuItem("Stop (Esc)", on((*Tab).actionStop), nil)
+	w.abortRetryItem = menuItem("Abort retry", cmd((*tabCommands).actionAbortRetry), nil)
 	agent := fyne.NewMenu("Agent",
-		menuItem("Stop (Esc)", on((*Tab).actionStop), nil),
+		w.stopItem,
 		menuItem("Command palette…", cmd((*tabCommands).actionPalette), shortcut(fyne.KeyK, ctrl)),
 		menuItem("Next model", on(func(t *Tab) { t.shortcut("cycle-model") }), shortcut(fyne.KeyP, ctrl)),
 		menuItem("Compact conversation…", cmd((*tabCommands).actionCompact), nil),
 		menuItem("Agent behaviour…", cmd((*tabCommands).actionModes), nil),
-		menuItem("Abort retry", cmd((*tabCommands).actionAbortRetry), nil),
+		w.abortRetryItem,
 		fyne.NewMenuItemSeparator(),
 		menuItem("Restart agent", cmd((*tabCommands).actionRestart), nil),
 		menuItem("Connect a model…", on(func(t *Tab) { t.modelSetup.openDialog() }), nil),

@@ -24,7 +24,10 @@ func (c *tabCommands) actionPalette() {
 	}
 	list = append(list, c.agentCommands...)
 	c.palette.SetItems(list)
+	prefs := c.app.Preferences()
+	c.palette.SetRecent(recentActions(prefs))
 	c.palette.OnRun = func(it model.PaletteItem) {
+		noteRecentAction(prefs, it.ID)
 		if f := run[it.ID]; f != nil {
 			f()
 			return
@@ -55,5 +58,6 @@ func (c *tabCommands) loadCommands() {
 		}
 		c.agentCommands = items
 		c.commandsLoaded(items)
+		c.markRefused()
 	})
 }

@@ -14,6 +14,9 @@ const (
 	prefTheme     = "ui.theme"
 	prefTextSize  = "ui.textsize"
 	prefBlink     = "ui.cursorblink"
+	// prefRecentActions are the palette's commands last run, most recent
+	// first (palette_recent.go).
+	prefRecentActions = "palette.recent"
 )
 
 // Theme choices.

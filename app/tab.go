@@ -186,6 +186,7 @@ func (t *Tab) build() {
 		c.focusEditor()
 	}
 	t.commands.commandsLoaded = c.slash.SetCommands
+	t.commands.agentIdentity = t.agentIdentity
 
 	settingsButton := widget.NewButtonWithIcon("", settingsIcon(), t.showSettings)
 	attachButton := widget.NewButtonWithIcon("", attachIcon(), t.composer.actionAttach)

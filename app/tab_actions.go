@@ -1,18 +1,22 @@
 package app
 
 import (
+	"strings"
+
 	"knightcode.ai/desktop/model"
 	"knightcode.ai/desktop/widgets/prompt"
 )
 
 // appActions are every action of the app, for the palette: the tab's own
-// and those of its surfaces and the window, each once.
+// and those of its surfaces and the window, each once, with the words they
+// are also found by and, for those that cannot run now, why.
 func (t *Tab) appActions() []appAction {
 	a := func(id, title, detail, sc string, run func()) appAction {
 		return appAction{model.PaletteItem{ID: "app:" + id, Title: title, Detail: detail, Source: "app", Shortcut: sc}, run}
 	}
-	return append([]appAction{
+	actions := append([]appAction{
 		a("stop", "Stop", "Abort the run or the running !command", "Esc", t.actionStop),
+		a("abort-retry", "Abort retry", "Stop waiting to retry after an error", "", t.commands.actionAbortRetry),
 		a("new", "New session", "Start a fresh conversation", "Ctrl+N", t.commands.actionNewSession),
 		a("open", "Open session…", "Browse and resume saved sessions", "Ctrl+O", t.panels.actionBrowse),
 		a("rename", "Rename session…", "Give this session a name", "", t.commands.actionRename),
@@ -42,4 +46,34 @@ func (t *Tab) appActions() []appAction {
 		a("mcp", "MCP servers…", "The agent's MCP servers: state, reconnect, sign in, enable or disable", "", t.commands.actionMCP),
 		a("connect-model", "Connect a model…", "A model server on this computer, or a cloud provider's API key", "", t.modelSetup.openDialog),
 	}, debugActions(a)...)
+	v := t.session.View(&t.drawn)
+	for i := range actions {
+		it := &actions[i].item
+		id := strings.TrimPrefix(it.ID, "app:")
+		it.Keywords = actionKeywords[id]
+		it.Unavailable = t.unavailable(id, v)
+	}
+	return actions
+}
+
+// actionKeywords are words people search for an action by that its title
+// and detail do not hold.
+var actionKeywords = map[string]string{
+	"stop":          "cancel interrupt abort halt",
+	"new":           "clear reset start",
+	"open":          "resume load history browse",
+	"fork":          "branch",
+	"tree":          "branches history",
+	"export":        "save share",
+	"copy":          "clipboard reply",
+	"find":          "search",
+	"compact":       "summarize summary context",
+	"modes":         "settings steering follow-up",
+	"model":         "llm provider",
+	"thinking":      "reasoning effort",
+	"attach":        "image picture screenshot",
+	"restart":       "reload reconnect",
+	"settings":      "preferences options configure dark light font",
+	"connect-model": "ollama llama api key provider login",
+	"mcp":           "servers tools",
 }

@@ -55,7 +55,7 @@ func (t *Tab) stop() {
 // when nothing runs.
 func (t *Tab) actionStop() {
 	v := t.session.View(&t.drawn)
-	if !v.Running && !v.BashRunning && len(v.Waiting) == 0 && len(v.Steering)+len(v.FollowUp) == 0 {
+	if !stoppable(v) {
 		t.toasts.Show("Nothing is running.", model.NoticeInfo)
 		return
 	}

@@ -231,8 +231,12 @@ func (w *Window) refreshLabels() {
 	}
 }
 
-// tabDrawn brings the tab's label up to date after it drew.
+// tabDrawn brings the tab's label, and for the tab in front the menu, up
+// to date after it drew.
 func (w *Window) tabDrawn(t *Tab) {
+	if t == w.current {
+		w.refreshMenu()
+	}
 	if t.mark != w.markOf(t) || w.items[t] != nil && w.items[t].Text != t.label() {
 		w.refreshLabels()
 	}

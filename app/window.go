@@ -36,6 +36,11 @@ type Window struct {
 	// actions are the menu's shortcuts by name, for the prompt editors,
 	// which have the focus most of the time.
 	actions map[string]func()
+	// menu is the main menu; stopItem and abortRetryItem are enabled
+	// while the tab in front has something to stop or a retry to abort
+	// (refreshMenu).
+	menu                     *fyne.MainMenu
+	stopItem, abortRetryItem *fyne.MenuItem
 
 	// focused tracks whether the window is in front, for desktop
 	// notifications.
@@ -156,9 +161,10 @@ func (w *Window) bindKeys() {
 				w.current.chat.ScrollKey(s.(*desktop.CustomShortcut).KeyName, fyne.KeyModifierShortcutDefault)
 			})
 	}
-	menu := w.buildMenu()
-	w.win.SetMainMenu(menu)
-	w.bindShortcuts(menu)
+	w.menu = w.buildMenu()
+	w.win.SetMainMenu(w.menu)
+	w.bindShortcuts(w.menu)
+	w.refreshMenu()
 }
 
 // runShortcut runs a menu shortcut the focused prompt editor did not use.
@@ -190,6 +196,7 @@ func (w *Window) show(t *Tab) {
 	}
 	w.current = t
 	t.unread = false
+	w.refreshMenu()
 	w.area.Objects = []fyne.CanvasObject{t.view}
 	w.area.Refresh()
 	if it := w.items[t]; it != nil && w.bar.Selected() != it {

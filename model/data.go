@@ -277,6 +277,13 @@ type PaletteItem struct {
 	Source string
 	// Shortcut is a key hint such as "Ctrl+N"; empty when there is none.
 	Shortcut string
+	// Keywords are more words the item is found by ("theme" for
+	// Settings), not shown.
+	Keywords string
+	// Unavailable says why the item cannot run now ("nothing is
+	// running"); such an item is greyed, listed after the others and not
+	// run. Empty: it can.
+	Unavailable string
 }
 
 // UserPrompts are the texts of the prompts among items, oldest first: what

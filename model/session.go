@@ -122,6 +122,9 @@ type Session struct {
 	widgetsRev uint64
 	title      string
 	modes      AgentModes
+	// refused are the agent's commands that said they do not run over
+	// RPC (refused.go), sorted.
+	refused []string
 
 	rev uint64
 }
@@ -358,6 +361,7 @@ func (s *Session) extensionRequest(e *rpcconn.ExtensionUIRequest, fx *Effects) {
 		if !s.capturing {
 			s.notice(level, e.Message)
 		}
+		s.learnRefused(e.Message)
 		fx.Notices = append(fx.Notices, Notice{Time: s.now(), Text: Plain(e.Message), Level: level, Source: "Extension"})
 	case rpcconn.UISetStatus:
 		if e.StatusText == nil {

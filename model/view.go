@@ -1,6 +1,7 @@
 package model
 
 import (
+	"slices"
 	"time"
 
 	"knightcode.ai/desktop/rpcconn"
@@ -50,6 +51,10 @@ type View struct {
 	BashRunning bool
 	// Retry is the automatic retry being waited for, if any.
 	Retry *RetryState
+	// Refused are the agent's commands that said, when run, that they do
+	// not run here (pi 1.6's /llama: "available in interactive mode"),
+	// sorted; learned in this session, for the app to remember.
+	Refused []string
 }
 
 // RetryState is a pending automatic retry.
@@ -113,6 +118,7 @@ func (s *Session) View(prev *View) View {
 		r := *s.retry
 		v.Retry = &r
 	}
+	v.Refused = slices.Clone(s.refused)
 	v.WidgetsRev = s.widgetsRev
 	if prev != nil && prev.WidgetsRev == s.widgetsRev {
 		v.Widgets = prev.Widgets

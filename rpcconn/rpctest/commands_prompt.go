@@ -8,7 +8,7 @@ import (
 )
 
 func (a *agent) cmdPrompt(c *command) (any, error) {
-	if name, ok := extensionCommand(c.Message); ok {
+	if name, ok := a.extensionCommand(c.Message); ok {
 		// Extension commands run at once, even while streaming, and the
 		// prompt is answered only when they finish, dialogs included.
 		go a.runExtensionCommand(c, name)
@@ -58,7 +58,7 @@ func (a *agent) cmdFollowUp(c *command) (any, error) { return a.queueCommand(c, 
 // queueCommand queues even while idle, as the agent does: the message waits
 // for the next run.
 func (a *agent) queueCommand(c *command, q *[]queuedMessage) (any, error) {
-	if _, ok := extensionCommand(c.Message); ok {
+	if _, ok := a.extensionCommand(c.Message); ok {
 		return nil, errorf("Extension commands are not allowed in %s; send them with prompt", c.typ())
 	}
 	a.mu.Lock()
@@ -132,8 +132,12 @@ var fakeCommands = []commandInfo{
 }
 
 func (a *agent) cmdGetCommands(c *command) (any, error) {
-	cmds := make([]commandInfo, len(fakeCommands))
-	for i, fc := range fakeCommands {
+	list := fakeCommands
+	if name := a.opts.TUICommand; name != "" {
+		list = append(list[:len(list):len(list)], tuiCommand(name))
+	}
+	cmds := make([]commandInfo, len(list))
+	for i, fc := range list {
 		cmds[i] = fc
 		if a.opts.Older {
 			scope := fc.Location
@@ -147,7 +151,12 @@ func (a *agent) cmdGetCommands(c *command) (any, error) {
 	return obj("commands", cmds), nil
 }
 
-func extensionCommand(text string) (string, bool) {
+// tuiCommand is --fake-tui-command's listing, as pi 1.6 lists /llama.
+func tuiCommand(name string) commandInfo {
+	return commandInfo{Name: name, Description: "Manage a terminal-only thing", Source: "extension", Path: "/fake/extensions/" + name + ".ts"}
+}
+
+func (a *agent) extensionCommand(text string) (string, bool) {
 	rest, ok := strings.CutPrefix(strings.TrimSpace(text), "/")
 	if !ok {
 		return "", false
@@ -155,6 +164,9 @@ func extensionCommand(text string) (string, bool) {
 	name, _, _ := strings.Cut(rest, " ")
 	if name == "fake-exit" {
 		return name, true // unlisted: the fault tests' way to end the agent
+	}
+	if name != "" && name == a.opts.TUICommand {
+		return name, true
 	}
 	for _, fc := range fakeCommands {
 		if fc.Source == "extension" && fc.Name == name {
@@ -179,6 +191,14 @@ func expandTemplate(text string) string {
 func (a *agent) runExtensionCommand(c *command, name string) {
 	if name == "fake-exit" {
 		a.exitAsked(c.Message)
+		return
+	}
+	if name == a.opts.TUICommand {
+		// pi 1.6's /llama, word for word but for the name: it notifies
+		// and succeeds.
+		a.emit(obj("type", "extension_ui_request", "id", newUUID(), "method", "notify",
+			"message", "/"+name+" is available in interactive mode", "notifyType", "warning"))
+		a.respond(c, nil, nil)
 		return
 	}
 	ctx, cancel := context.WithCancel(context.Background())

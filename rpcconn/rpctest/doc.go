@@ -53,6 +53,11 @@
 //	--fake-cancel-switch          new_session, switch_session, fork, clone answer cancelled:true
 //	--fake-parse-error=COMMAND    answer COMMAND with an id-less "parse" error, as if its
 //	                              line were malformed
+//	--fake-retry-delay=DURATION   wait before the first automatic retry (default 50ms;
+//	                              doubling for each further one)
+//	--fake-tui-command=NAME       get_commands also lists the extension command NAME, which
+//	                              over RPC only notifies a warning "/NAME is available in
+//	                              interactive mode" and succeeds, as pi 1.6's /llama does
 //
 // When stdin ends the fake exits 0 at once, between records.
 //

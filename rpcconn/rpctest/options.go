@@ -43,6 +43,12 @@ type options struct {
 	// they list: set_thinking_level above it gets the cap (a model that
 	// answers another level than the one chosen).
 	ThinkingCap string
+	// RetryDelay is the wait before the first automatic retry (0: 50 ms);
+	// each further one waits twice as long.
+	RetryDelay time.Duration
+	// TUICommand is an extension command listed by get_commands that
+	// refuses to run over RPC, as pi 1.6's /llama does.
+	TUICommand string
 
 	// Agent flags.
 	Model       string
@@ -119,6 +125,10 @@ func parseOptions(args []string) (options, error) {
 			o.StopReadingAt = next()
 		case "--fake-stop-reading-once":
 			o.StopReadingOnce = next()
+		case "--fake-retry-delay":
+			o.RetryDelay, err = time.ParseDuration(next())
+		case "--fake-tui-command":
+			o.TUICommand = next()
 		case "--model":
 			o.Model = next()
 		case "--thinking":

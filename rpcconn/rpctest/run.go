@@ -72,6 +72,9 @@ func (a *agent) runSession(r *run, first turnMessage) {
 			break
 		}
 		delay := 50 * time.Millisecond << attempt
+		if a.opts.RetryDelay > 0 {
+			delay = a.opts.RetryDelay << attempt
+		}
 		a.emit(obj("type", "auto_retry_start", "attempt", attempt+1, "maxAttempts", maxRetryAttempts,
 			"delayMs", delay.Milliseconds(), "errorMessage", last.errorMessage))
 		if !a.retryWait(r, delay) {

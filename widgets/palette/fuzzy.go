@@ -7,11 +7,13 @@ import (
 
 // Score tiers. Any match of a better kind outranks every match of a worse
 // kind; within a tier, up to fuzzySpan points order tighter and shorter
-// matches first.
+// matches first. rankPalette puts keyword matches (fuzzyTierKeyword)
+// between word starts and scattered letters.
 const (
 	fuzzyTierSubsequence = 10000
-	fuzzyTierWordStart   = 20000
-	fuzzyTierPrefix      = 30000
+	fuzzyTierKeyword     = 20000
+	fuzzyTierWordStart   = 30000
+	fuzzyTierPrefix      = 40000
 	fuzzySpan            = 9999
 )
 

@@ -74,7 +74,7 @@ func TestRankPalette(t *testing.T) {
 	items := samplePalette()
 	titles := func(q string) []string {
 		var out []string
-		for _, h := range rankPalette(q, items, "", true) {
+		for _, h := range rankPalette(q, items, rankOptions{details: true}) {
 			out = append(out, items[h.item].Title)
 		}
 		return out
@@ -89,7 +89,7 @@ func TestRankPalette(t *testing.T) {
 	}
 	// Slash commands match by name, not by their leading "/".
 	slash := sampleSlash()
-	hits := rankPalette("co", slash, "/", false)
+	hits := rankPalette("co", slash, rankOptions{skip: "/"})
 	if len(hits) != 4 || slash[hits[0].item].Title != "/copy" || slash[hits[1].item].Title != "/compact" ||
 		!slices.Equal(hits[0].pos, []int{1, 2}) {
 		t.Fatalf("slash \"co\": %+v", hits)

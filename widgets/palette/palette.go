@@ -14,19 +14,23 @@ import (
 const paletteMaxWidth = 640
 
 // CommandPalette is the Ctrl+K command list: a modal pop-up with a filter
-// box and the matching commands, best first (see FuzzyScore; a command is
-// also found by a word of its detail, after all title matches). Up, Down,
-// Page Up and Page Down move, Enter or a click runs a command and closes
-// the palette, Esc or Ctrl+K closes it.
+// box and the matching commands, best first (see rankPalette: the title's
+// start and word starts, then keywords and detail words, then scattered
+// letters; the recently used first among equals, so an empty filter opens
+// on the last command run). Commands that cannot run now are greyed with
+// their reason, listed last and not run. Up, Down, Page Up and Page Down
+// move, Enter or a click runs a command and closes the palette, Esc or
+// Ctrl+K closes it.
 type CommandPalette struct {
 	// OnRun runs a command; the palette is already closed, so the command
 	// may open a dialog of its own.
 	OnRun func(item model.PaletteItem)
 
-	items []model.PaletteItem
-	hits  []paletteHit
-	panel *palettePanel
-	popup *widget.PopUp
+	items  []model.PaletteItem
+	recent []string
+	hits   []paletteHit
+	panel  *palettePanel
+	popup  *widget.PopUp
 }
 
 // NewCommandPalette returns a palette with no commands.
@@ -40,6 +44,13 @@ func NewCommandPalette() *CommandPalette {
 // SetItems replaces the commands, in the order an empty filter lists them.
 func (p *CommandPalette) SetItems(items []model.PaletteItem) {
 	p.items = slices.Clone(items)
+	p.filter(p.panel.entry.Text)
+}
+
+// SetRecent names the commands used lately by ID, most recent first: an
+// empty filter lists them first, and they win ties in a filtered list.
+func (p *CommandPalette) SetRecent(ids []string) {
+	p.recent = slices.Clone(ids)
 	p.filter(p.panel.entry.Text)
 }
 
@@ -70,6 +81,16 @@ func paletteSize(canvas, least fyne.Size, th fyne.Theme) fyne.Size {
 	return fyne.NewSize(w, h)
 }
 
+// Listed are the commands the palette lists now, in their order; the
+// first is selected when it opens.
+func (p *CommandPalette) Listed() []model.PaletteItem {
+	out := make([]model.PaletteItem, len(p.hits))
+	for i, h := range p.hits {
+		out[i] = p.items[h.item]
+	}
+	return out
+}
+
 // Hide closes the palette.
 func (p *CommandPalette) Hide() {
 	if p.popup != nil {
@@ -83,7 +104,7 @@ func (p *CommandPalette) Showing() bool {
 }
 
 func (p *CommandPalette) filter(query string) {
-	p.hits = rankPalette(query, p.items, "", true)
+	p.hits = rankPalette(query, p.items, rankOptions{details: true, recent: p.recent})
 	sel := 0
 	if len(p.hits) == 0 {
 		sel = -1
@@ -102,6 +123,9 @@ func (p *CommandPalette) run(id widget.ListItemID) {
 		return
 	}
 	item := p.items[p.hits[id].item]
+	if item.Unavailable != "" {
+		return // greyed: its row says why
+	}
 	p.Hide()
 	if p.OnRun != nil {
 		p.OnRun(item)

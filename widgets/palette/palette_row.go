@@ -1,9 +1,6 @@
 package palette
 
 import (
-	"slices"
-	"strings"
-
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
@@ -12,43 +9,10 @@ import (
 	"knightcode.ai/desktop/widgets/kit"
 )
 
-// paletteHit is an item that matched the query.
-type paletteHit struct {
-	item  int
-	score int
-	pos   []int // matched runes of the title, to draw in bold
-}
-
-// rankPalette returns the items matching query, best first; equal scores
-// keep the items' order, so an empty query lists them as given. skip is a
-// prefix of titles the query is not expected to repeat ("/" for slash
-// commands). With details, an item whose title does not match is still
-// found by a word of its detail, after every title match.
-func rankPalette(query string, items []model.PaletteItem, skip string, details bool) []paletteHit {
-	hits := make([]paletteHit, 0, len(items))
-	q := strings.ToLower(strings.TrimSpace(query))
-	off := len([]rune(skip))
-	for i, it := range items {
-		title := it.Title
-		shift := 0
-		if skip != "" && strings.HasPrefix(title, skip) {
-			title, shift = title[len(skip):], off
-		}
-		if score, ok, pos := fuzzyMatch(q, title); ok {
-			for k := range pos {
-				pos[k] += shift
-			}
-			hits = append(hits, paletteHit{item: i, score: score, pos: pos})
-		} else if details && q != "" && strings.Contains(strings.ToLower(it.Detail), q) {
-			hits = append(hits, paletteHit{item: i, score: 1})
-		}
-	}
-	slices.SortStableFunc(hits, func(a, b paletteHit) int { return b.score - a.score })
-	return hits
-}
-
 // paletteRow draws a command on one line: its title with the matched
-// characters in bold, its detail dimmed, then its source and shortcut.
+// characters in bold, its detail dimmed, then its source and shortcut. A
+// command that cannot run now has its title greyed and, instead of its
+// detail, the reason in italics.
 type paletteRow struct {
 	widget.BaseWidget
 	kit.KeyRow
@@ -84,6 +48,7 @@ func (r *paletteRow) Restyle() {
 	th := r.Theme()
 	r.detail.TextSize = th.Size(theme.SizeNameText)
 	r.detail.Color = kit.ResolveColor(th, theme.ColorNamePlaceHolder)
+	r.detail.TextStyle = fyne.TextStyle{Italic: r.item.Unavailable != ""}
 	r.shortcut.TextSize = th.Size(theme.SizeNameCaptionText)
 	r.shortcut.Color = kit.ResolveColor(th, theme.ColorNamePlaceHolder)
 	r.shortcut.TextStyle.Monospace = true
@@ -113,6 +78,10 @@ func (r *paletteRow) Arrange(size fyne.Size) {
 		r.shortcut.Move(fyne.NewPos(right, mid-s.Height/2))
 		r.shortcut.Resize(s)
 		right -= inner
+	} else {
+		// A pooled row keeps no trace of the command it showed before.
+		r.shortcut.Move(fyne.Position{})
+		r.shortcut.Resize(fyne.Size{})
 	}
 	if w := r.source.Size(th).Width; w > 0 {
 		right -= w
@@ -124,7 +93,7 @@ func (r *paletteRow) Arrange(size fyne.Size) {
 
 	x = r.placeTitle(th, x, right, mid)
 	r.detail.Text = ""
-	if d := kit.FirstTextLine(r.item.Detail); d != "" && right-x > 2*inner {
+	if d := rowDetail(r.item); d != "" && right-x > 2*inner {
 		x += 2 * inner
 		r.detail.Text = kit.FitText(d, right-x, r.detail.TextSize, r.detail.TextStyle)
 		s := fyne.MeasureText(r.detail.Text, r.detail.TextSize, r.detail.TextStyle)
@@ -138,7 +107,12 @@ func (r *paletteRow) Arrange(size fyne.Size) {
 func (r *paletteRow) placeTitle(th fyne.Theme, x, right, mid float32) float32 {
 	size := th.Size(theme.SizeNameText)
 	fg, hi := kit.ResolveColor(th, theme.ColorNameForeground), kit.ResolveColor(th, theme.ColorNamePrimary)
-	if r.List != nil && r.List.Sel == r.Id {
+	if r.item.Unavailable != "" {
+		// Dimmed as the detail is, not the disabled colour, which all but
+		// vanishes on the selection's tint.
+		fg = kit.ResolveColor(th, theme.ColorNamePlaceHolder)
+	}
+	if r.List != nil && r.List.Sel == r.Id || r.item.Unavailable != "" {
 		hi = fg // the selection is tinted with the primary colour already
 	}
 	title := []rune(kit.FirstTextLine(r.item.Title))
@@ -184,8 +158,8 @@ func paletteNaturalWidth(th fyne.Theme, it model.PaletteItem) float32 {
 	pad := th.Size(theme.SizeNamePadding)
 	text, caption := th.Size(theme.SizeNameText), th.Size(theme.SizeNameCaptionText)
 	w := 2*inner + fyne.MeasureText(kit.FirstTextLine(it.Title), text, fyne.TextStyle{Bold: true}).Width
-	if d := kit.FirstTextLine(it.Detail); d != "" {
-		w += 2*inner + fyne.MeasureText(d, text, fyne.TextStyle{}).Width
+	if d := rowDetail(it); d != "" {
+		w += 2*inner + fyne.MeasureText(d, text, fyne.TextStyle{Italic: it.Unavailable != ""}).Width
 	}
 	if it.Source != "" && it.Source != "app" {
 		w += inner + 2*pad + fyne.MeasureText(it.Source, caption, fyne.TextStyle{Bold: true}).Width
@@ -194,6 +168,15 @@ func paletteNaturalWidth(th fyne.Theme, it model.PaletteItem) float32 {
 		w += inner + fyne.MeasureText(it.Shortcut, caption, fyne.TextStyle{Monospace: true}).Width
 	}
 	return w
+}
+
+// rowDetail is what a row shows after the title: why the command cannot
+// run now, else its detail's first line.
+func rowDetail(it model.PaletteItem) string {
+	if it.Unavailable != "" {
+		return it.Unavailable
+	}
+	return kit.FirstTextLine(it.Detail)
 }
 
 func (r *paletteRow) run() *canvas.Text {

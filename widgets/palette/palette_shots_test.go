@@ -55,6 +55,16 @@ func TestPaletteShots(t *testing.T) {
 		p.Show(c)
 		p.panel.entry.SetText("se")
 	})
+	// While idle: Stop greyed at the end, the last command run on top.
+	widgettest.SaveOverlayShots(t, "palette-idle", fyne.NewSize(800, 420), func() fyne.CanvasObject {
+		b, _ := backdrop()
+		return b
+	}, func(c fyne.Canvas) {
+		p := NewCommandPalette()
+		p.SetItems(appPalette())
+		p.SetRecent([]string{"export"})
+		p.Show(c)
+	})
 	var ed *prompt.PromptEditor
 	widgettest.SaveOverlayShots(t, "slash", fyne.NewSize(640, 420), func() fyne.CanvasObject {
 		var b fyne.CanvasObject
@@ -67,5 +77,18 @@ func TestPaletteShots(t *testing.T) {
 		ed.SetText("/c")
 		s.Update(c, ed.Text(), fyne.CurrentApp().Driver().AbsolutePositionForObject(ed))
 		s.Move(1)
+	})
+	// A command the agent refused here, greyed at the end.
+	widgettest.SaveOverlayShots(t, "slash-refused", fyne.NewSize(640, 420), func() fyne.CanvasObject {
+		var b fyne.CanvasObject
+		b, ed = backdrop()
+		return b
+	}, func(c fyne.Canvas) {
+		s := NewSlashCompletion()
+		s.SetCommands(append(sampleSlash(), model.PaletteItem{ID: "cmd:llama", Title: "/llama",
+			Detail: "Manage llama.cpp router models", Source: "extension", Unavailable: "works only in the agent's terminal UI"}))
+		s.SetEditor(ed)
+		ed.SetText("/")
+		s.Update(c, ed.Text(), fyne.CurrentApp().Driver().AbsolutePositionForObject(ed))
 	})
 }

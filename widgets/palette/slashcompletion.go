@@ -42,7 +42,8 @@ func NewSlashCompletion() *SlashCompletion {
 }
 
 // SetCommands replaces the commands offered: Title is "/name", Detail its
-// description.
+// description; one that is Unavailable is greyed with its reason and
+// listed after those that match as well.
 func (s *SlashCompletion) SetCommands(cmds []model.PaletteItem) {
 	s.commands = slices.Clone(cmds)
 }
@@ -67,7 +68,7 @@ func (s *SlashCompletion) Update(c fyne.Canvas, editorText string, anchor fyne.P
 		return
 	}
 	s.text = editorText
-	s.hits = rankPalette(editorText[1:], s.commands, "/", false)
+	s.hits = rankPalette(editorText[1:], s.commands, rankOptions{skip: "/"})
 	if len(s.hits) == 0 {
 		s.Hide()
 		return
@@ -113,6 +114,15 @@ func (s *SlashCompletion) show(c fyne.Canvas, anchor fyne.Position) {
 	}
 }
 
+// Listed are the commands the pop-up lists now, in their order.
+func (s *SlashCompletion) Listed() []model.PaletteItem {
+	out := make([]model.PaletteItem, len(s.hits))
+	for i, h := range s.hits {
+		out[i] = s.commands[h.item]
+	}
+	return out
+}
+
 // Visible reports whether the pop-up is showing.
 func (s *SlashCompletion) Visible() bool {
 	return s.popup != nil && s.popup.Visible()
@@ -126,13 +136,18 @@ func (s *SlashCompletion) Move(delta int) {
 }
 
 // Accept returns the selected command as "/name " for the editor and
-// hides the pop-up; ok is false when nothing is showing.
+// hides the pop-up; ok is false when nothing is showing or the command is
+// greyed (Unavailable: it cannot run here, and its row says why).
 func (s *SlashCompletion) Accept() (text string, ok bool) {
 	id := s.panel.list.Sel
 	if !s.Visible() || id < 0 || id >= len(s.hits) {
 		return "", false
 	}
-	name := s.commands[s.hits[id].item].Title
+	it := s.commands[s.hits[id].item]
+	if it.Unavailable != "" {
+		return "", false // greyed: its row says why
+	}
+	name := it.Title
 	if !strings.HasPrefix(name, "/") {
 		name = "/" + name
 	}

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+	"knightcode.ai/desktop/model"
 	"knightcode.ai/desktop/widgets/prompt"
 	"knightcode.ai/desktop/widgets/widgettest"
 )
@@ -180,5 +181,27 @@ func TestSlashCompletionPlacement(t *testing.T) {
 	top, bottom = s.panel.Position().Y, s.panel.Position().Y+s.panel.Size().Height
 	if top < 30 || bottom > c.Size().Height {
 		t.Fatalf("below: %v..%v", top, bottom)
+	}
+}
+
+// A command the agent refuses here is greyed with its reason, after the
+// commands that match as well, and Enter on it puts nothing in the editor.
+func TestSlashCompletionGreysARefusedCommand(t *testing.T) {
+	s, ed, c, _ := newTestSlash(t)
+	cmds := append(sampleSlash(), model.PaletteItem{ID: "cmd:llama", Title: "/llama", Detail: "Manage llama.cpp router models",
+		Source: "extension", Unavailable: "works only in the agent's terminal UI"})
+	s.SetCommands(cmds)
+	widgettest.TypeFocused(t, c, "/")
+	listed := s.Listed()
+	if last := listed[len(listed)-1]; last.ID != "cmd:llama" {
+		t.Fatalf("\"/\" lists %q last", last.Title)
+	}
+	widgettest.TypeFocused(t, c, "llam")
+	if l := s.Listed(); len(l) != 1 || l[0].ID != "cmd:llama" {
+		t.Fatalf("\"/llam\" lists %v", l)
+	}
+	widgettest.PressKey(t, c, fyne.KeyReturn)
+	if ed.Text() != "/llam" || !s.Visible() {
+		t.Fatalf("Enter on the greyed /llama: editor %q, visible %v", ed.Text(), s.Visible())
 	}
 }
