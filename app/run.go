@@ -41,6 +41,8 @@ func Run(args []string) int {
 	trace.Mark("show")
 	w.ShowAndRun()
 	stopSignals()
-	w.shutdown()
+	if !shutdownWithin(shutdownBound, w.shutdown) {
+		return 1
+	}
 	return 0
 }
