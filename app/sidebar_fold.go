@@ -91,10 +91,18 @@ func (l foldLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	}
 }
 
-func (foldLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
+// MinSize leaves the sidebar out: with it, the window's minimum would be
+// wider than the width the sidebar folds at, and the driver updates a
+// window's size limits only when its content grows, so the window could
+// never be made narrow enough to fold it.
+func (l foldLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
 	var m fyne.Size
 	for _, o := range objects {
-		if o.Visible() {
+		switch {
+		case !o.Visible():
+		case o == fyne.CanvasObject(l.f.split):
+			m = m.Max(l.f.split.Leading.MinSize())
+		default:
 			m = m.Max(o.MinSize())
 		}
 	}

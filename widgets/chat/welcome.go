@@ -138,20 +138,24 @@ func (w *Welcome) recentButton(r model.SessionRow) fyne.CanvasObject {
 
 func (w *Welcome) CreateRenderer() fyne.WidgetRenderer {
 	// The screen sits near the top, in a column of reading width.
-	column := container.New(&maxWidth{width: 640}, w.box)
-	return widget.NewSimpleRenderer(container.NewVScroll(container.NewPadded(container.NewHBox(layout.NewSpacer(), column, layout.NewSpacer()))))
+	column := container.New(&readingColumn{width: 640}, w.box)
+	return widget.NewSimpleRenderer(container.NewVScroll(container.NewPadded(column)))
 }
 
-// maxWidth lays its one child out at its minimum height and at most width.
-type maxWidth struct{ width float32 }
+// readingColumn lays its one child out centred, at most width wide and
+// never narrower than the child's minimum. Its own minimum is the child's:
+// a column that asked for its full width would keep the window from being
+// made narrower than it.
+type readingColumn struct{ width float32 }
 
-func (m *maxWidth) MinSize(objs []fyne.CanvasObject) fyne.Size {
-	s := objs[0].MinSize()
-	return fyne.NewSize(max(s.Width, m.width), s.Height)
+func (m *readingColumn) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	return objs[0].MinSize()
 }
 
-func (m *maxWidth) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	objs[0].Resize(size)
+func (m *readingColumn) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	w := max(min(size.Width, m.width), objs[0].MinSize().Width)
+	objs[0].Move(fyne.NewPos((size.Width-w)/2, 0))
+	objs[0].Resize(fyne.NewSize(w, size.Height))
 }
 
 func sectionTitle(s string) fyne.CanvasObject {
