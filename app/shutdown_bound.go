@@ -28,9 +28,30 @@ func shutdownWithin(bound time.Duration, shutdown func()) (finished bool) {
 	case <-done:
 		return true
 	case <-time.After(bound):
-		buf := make([]byte, 1<<20)
-		buf = buf[:runtime.Stack(buf, true)]
-		fmt.Fprintf(os.Stderr, "knightcode-desktop: shutting down took over %v; exiting anyway. Goroutines:\n%s\n", bound, buf)
+		printGoroutines(fmt.Sprintf("shutting down took over %v; exiting anyway", bound))
 		return false
 	}
+}
+
+// quitBound is how long the app may take, from a quit signal, to be gone.
+// shutdownBound covers a shutdown that hangs once the loop has ended; this
+// covers a loop that never ends (the UI goroutine stuck, or the quit lost
+// between Fyne's own signal handler and ours), which shutdownWithin never
+// gets to see.
+const quitBound = shutdownBound + 30*time.Second
+
+// exitUnlessGone arms the last resort for a signalled quit: if the process
+// is still here after bound, it prints every goroutine's stack (what the
+// quit was waiting for), calls exit and goes. The returned function disarms it.
+func exitUnlessGone(bound time.Duration, exit func()) (disarm func() bool) {
+	return time.AfterFunc(bound, func() {
+		printGoroutines(fmt.Sprintf("still running %v after the quit signal; exiting", bound))
+		exit()
+	}).Stop
+}
+
+func printGoroutines(why string) {
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	fmt.Fprintf(os.Stderr, "knightcode-desktop: %s. Goroutines:\n%s\n", why, buf)
 }

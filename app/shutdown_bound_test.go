@@ -18,3 +18,19 @@ func TestShutdownWithinBound(t *testing.T) {
 		t.Fatal("a shutdown that ends was not waited for")
 	}
 }
+
+// The last resort after a quit signal exits once its bound has passed, and
+// not when disarmed before.
+func TestExitUnlessGone(t *testing.T) {
+	exited := make(chan struct{})
+	exitUnlessGone(10*time.Millisecond, func() { close(exited) })
+	select {
+	case <-exited:
+	case <-time.After(time.Minute):
+		t.Fatal("the bound passed and nothing exited")
+	}
+	disarm := exitUnlessGone(time.Hour, func() { t.Error("exited though disarmed") })
+	if !disarm() {
+		t.Fatal("disarming an armed bound reported it had fired")
+	}
+}

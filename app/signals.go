@@ -12,7 +12,8 @@ import (
 // second signal means the user will not wait: the app exits with status 1,
 // its agents told to end by the system (on Linux they get SIGTERM when the
 // app goes, see rpcconn) and their leftovers ended at the next start.
-// The returned function stops listening. The goroutine is the process's
+// Should the quit hang anywhere, the app exits quitBound after the signal
+// all the same (exitUnlessGone). The returned function stops listening. The goroutine is the process's
 // (signals come to the process, not to a tab), and stop ends it.
 func onSignals(w *Window) (stop func()) {
 	signals := make(chan os.Signal, 2)
@@ -24,6 +25,10 @@ func onSignals(w *Window) (stop func()) {
 		case <-done:
 			return
 		}
+		exitUnlessGone(quitBound, func() {
+			w.flushDrafts()
+			os.Exit(1)
+		})
 		w.do(func() {
 			w.keepForNextStart()
 			w.Quit()
