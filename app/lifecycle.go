@@ -61,11 +61,16 @@ func (w *Window) quit() {
 	// Off the UI goroutine: shutting down waits for the agents, and for
 	// goroutines that may be waiting for the UI. shutdown, once the loop
 	// has ended, waits for this goroutine: it hands nothing to the UI then.
+	// Bounded like the shutdown after the loop: a quit that hangs there
+	// would otherwise leave the window on screen for good, the loop never
+	// ending and shutdownWithin never reached.
 	w.quitting.Add(1)
 	go func() {
 		defer w.quitting.Done()
-		shutdownAll(tabs)
-		w.closing.Wait()
+		shutdownWithin(shutdownBound, func() {
+			shutdownAll(tabs)
+			w.closing.Wait()
+		})
 		// Once Fyne's loop has ended, fyne.Do would run Quit here, on a
 		// goroutine, after the graphics library is gone.
 		if !w.loopEnded.Load() {
