@@ -72,6 +72,15 @@ func TestFetchRefusesWhatALyingHostAnnounces(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// Ending the ssh command does not end the host's shell blocked in
+	// opening the FIFO (no pty, no hangup): a writer that comes and goes
+	// lets it read an empty file and finish, instead of staying behind
+	// under PID 1 after the test.
+	defer func() {
+		if f, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			f.Close()
+		}
+	}()
 	began := time.Now()
 	got, err = fetch(file, fifo)
 	if err == nil || !strings.Contains(err.Error(), "where the header of file 2 of 2 belongs") || len(got) != 0 {
