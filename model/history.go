@@ -135,6 +135,9 @@ func (s *Session) BeginHistory(raw []json.RawMessage, readErr error) *HistoryLoa
 }
 
 func (s *Session) beginHistory(raw []json.RawMessage, readErr error, entries, size int) *HistoryLoad {
+	if h := s.keepPaint(raw, readErr); h != nil {
+		return h
+	}
 	h := &HistoryLoad{s: s, raw: raw, split: len(raw)}
 	var tail []decodedMessage
 	for shown, bytes := 0, 0; h.split > 0 && shown < entries && bytes < size; {
@@ -289,6 +292,8 @@ func (s *Session) resetHistory(n, capacity int) (base int) {
 	s.turnsPending = false
 	s.histGen++
 	s.prepended = 0
+	s.painted = nil
+	s.paintEpoch++
 	// A !command still running belongs to the transcript being replaced.
 	s.bashRunning = nil
 	s.toolsRev++

@@ -59,6 +59,11 @@ type Session struct {
 	// since, which shifts every index handed out (BashHandle).
 	histGen   uint64
 	prepended int
+	// painted is set while the transcript shown was read from the session
+	// file, before the agent's answer (history_paint.go); paintEpoch
+	// changes whenever a paint that was asked for may no longer apply.
+	painted    *paintMark
+	paintEpoch uint64
 
 	tools     rpcconn.ToolTracker
 	toolMeta  map[string]*toolMeta
