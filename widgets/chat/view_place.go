@@ -61,6 +61,15 @@ func (cv *ChatView) Place() {
 		}
 	}
 	off = cv.targetOffset(view)
+	if cv.follow {
+		// At the end, a whole pixel: rows start at whole pixels too
+		// (heights are rounded), so every position on screen is exact in
+		// float32 however long the transcript, and the last screen shows
+		// the same pixels whatever comes before it (older history put
+		// under a screen painted from the session file). Not while the
+		// user scrolls: a fraction of a wheel's step would be lost.
+		off = math.Floor(off)
+	}
 	first = cv.rows.at(off - margin)
 	last = cv.rows.at(off+view+margin) + 1
 	cv.show(first, last, size.Width)
