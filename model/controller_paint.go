@@ -42,7 +42,7 @@ func (c *Controller) paintFromFile(path string) {
 		painted := c.session.PaintHistory(path, msgs, token)
 		c.applyMu.Unlock()
 		if painted {
-			trace.Mark("painted", len(msgs))
+			trace.Mark("file-read", len(msgs))
 			c.ui.Invalidate()
 		}
 	})
