@@ -74,8 +74,11 @@ func (cv *ChatView) Place() {
 	last = cv.rows.at(off+view+margin) + 1
 	cv.show(first, last, size.Width)
 
-	total := cv.rows.total()
-	cv.content.Resize(fyne.NewSize(size.Width, float32(max(total, view))))
+	height := float32(max(cv.rows.total(), view))
+	if cv.follow {
+		height = endingAt(float32(off), size.Height)
+	}
+	cv.content.Resize(fyne.NewSize(size.Width, height))
 	cv.scroll.Offset.Y = float32(off)
 	cv.scroll.Refresh()
 	win := kit.RowWindow{Top: float32(off - margin), Bottom: float32(off + view + margin)}
@@ -92,6 +95,19 @@ func (cv *ChatView) Place() {
 	cv.showLatest(cv.unseen && !cv.follow)
 	// The views' objects changed without a refresh of theirs.
 	kit.RequestFrame(cv)
+}
+
+// endingAt is the content height whose last screen starts at off, for a
+// screen view tall, as the scroll computes it in float32: the scroll then
+// sees nothing below (no "more below" shadow) and keeps off as it is (it
+// would move a larger offset back to the end, by a fraction). The last
+// entry may lose less than a pixel of its bottom margin.
+func endingAt(off, view float32) float32 {
+	h := off + view
+	for h-view > off {
+		h = math.Nextafter32(h, 0)
+	}
+	return h
 }
 
 // targetOffset is where the screen should start: at the end while
