@@ -39,6 +39,7 @@ func (cv *ChatView) Place() {
 	size := cv.scroll.Size()
 	if size.Width <= 0 || size.Height <= 0 || len(cv.items) == 0 {
 		cv.dropShown()
+		cv.endHeight = 0
 		cv.content.Resize(fyne.NewSize(max(size.Width, 0), max(size.Height, 0)))
 		cv.scroll.Offset.Y = 0
 		cv.scroll.Refresh()
@@ -75,8 +76,10 @@ func (cv *ChatView) Place() {
 	cv.show(first, last, size.Width)
 
 	height := float32(max(cv.rows.total(), view))
+	cv.endHeight = 0
 	if cv.follow {
 		height = endingAt(float32(off), size.Height)
+		cv.endHeight = height
 	}
 	cv.content.Resize(fyne.NewSize(size.Width, height))
 	cv.scroll.Offset.Y = float32(off)
