@@ -83,6 +83,8 @@ func TestWindowPaintsASessionFromItsFile(t *testing.T) {
 		})
 	painted := drawn(w)
 	before := chatImage(t, w)
+	var title string
+	onUI(func() { title = w.name.Text })
 	testsupport.Eventually(t, "get_messages asked", func() bool { return len(sentOfType(t, log, "get_messages")) == 1 })
 	if w.session.PaintedFrom() != file {
 		t.Fatal("the agent answered get_messages before the gate opened")
@@ -107,6 +109,12 @@ func TestWindowPaintsASessionFromItsFile(t *testing.T) {
 	if !bytes.Equal(before.Pix, after.Pix) || before.Bounds() != after.Bounds() {
 		t.Fatalf("the chat area changed when the agent answered: before %s, after %s",
 			saveShot(t, "paint-before.png", before), saveShot(t, "paint-after.png", after))
+	}
+	// The session's title was its first prompt from the first paint on.
+	var titleAfter string
+	onUI(func() { titleAfter = w.name.Text })
+	if want := titleWords(model.UserPrompts(whole.Items)[0]); title != want || titleAfter != want {
+		t.Fatalf("titled %q when painted, %q with the whole transcript, want %q", title, titleAfter, want)
 	}
 
 	var text string

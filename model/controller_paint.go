@@ -36,10 +36,13 @@ func (c *Controller) paintFromFile(path string) {
 		if err != nil || len(msgs) == 0 {
 			return // the agent's answer says what is wrong, if anything
 		}
+		// The title, until the rest is shown; a file whose start cannot
+		// be read is titled by what is shown.
+		first, _ := sessionfiles.FirstPrompt(path)
 		// Under applyMu, as the agent's answer is applied: a paint comes
 		// wholly before it or not at all.
 		c.applyMu.Lock()
-		painted := c.session.PaintHistory(path, msgs, token)
+		painted := c.session.PaintHistory(path, msgs, first, token)
 		c.applyMu.Unlock()
 		if painted {
 			trace.Mark("file-read", len(msgs))

@@ -166,6 +166,7 @@ func (s *Session) beginHistory(raw []json.RawMessage, readErr error, entries, si
 	h.base = s.resetHistory(len(raw), len(tail))
 	h.gen = s.histGen
 	s.turnsPending = h.split > 0
+	s.firstPrompt = firstPromptIn(raw[:h.split])
 	s.convertHistory(tail, h.base, len(raw), h.tailResults)
 	if readErr != nil {
 		s.notice(NoticeError, fmt.Sprintf("The session's messages break off after message %d; the rest could not be read: %v", len(raw), readErr))
@@ -294,6 +295,7 @@ func (s *Session) resetHistory(n, capacity int) (base int) {
 	s.prepended = 0
 	s.painted = nil
 	s.paintEpoch++
+	s.firstPrompt = ""
 	// A !command still running belongs to the transcript being replaced.
 	s.bashRunning = nil
 	s.toolsRev++

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"encoding/json"
 	"path/filepath"
 
 	"knightcode.ai/desktop/rpcconn"
@@ -60,7 +61,9 @@ func (s *Session) CancelPaint(path string) (shown bool) {
 // BeginHistory converts the agent's answer; older history is marked as
 // still to come. It does nothing and returns false when the token is stale:
 // the agent answered first, or the paint was cancelled.
-func (s *Session) PaintHistory(path string, msgs []rpcconn.Message, token uint64) bool {
+// firstPrompt is the file's first prompt (sessionfiles.FirstPrompt), the
+// session's title until the rest is shown.
+func (s *Session) PaintHistory(path string, msgs []rpcconn.Message, firstPrompt string, token uint64) bool {
 	d := make([]decodedMessage, len(msgs))
 	for i := range msgs {
 		d[i] = decodedMessage{index: i, msg: msgs[i]}
@@ -76,6 +79,7 @@ func (s *Session) PaintHistory(path string, msgs []rpcconn.Message, token uint64
 	// What came before is not known yet: turn numbers wait, as they do
 	// while BeginHistory's older part is converted.
 	s.turnsPending = true
+	s.firstPrompt = firstPrompt
 	s.painted = &paintMark{path: path, msgs: msgs, gen: s.histGen}
 	return true
 }
@@ -97,4 +101,19 @@ func (s *Session) PaintedFrom() string {
 // through a link is replaced rather than kept.
 func samePath(a, b string) bool {
 	return a != "" && b != "" && filepath.Clean(a) == filepath.Clean(b)
+}
+
+// firstPromptSearch bounds how many messages firstPromptIn decodes.
+const firstPromptSearch = 64
+
+// firstPromptIn is the text of the first user prompt among the first
+// messages of raw (a history's part not shown yet), "" when there is none.
+func firstPromptIn(raw []json.RawMessage) string {
+	var p readProblems
+	for i := range min(len(raw), firstPromptSearch) {
+		if d := decodeMessage(raw[i], i, &p); d.err == nil && d.msg.Role == rpcconn.RoleUser {
+			return d.msg.Content.Text()
+		}
+	}
+	return ""
 }

@@ -23,7 +23,11 @@ func paintFrom(t *testing.T, s *Session, path string) View {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !s.PaintHistory(path, msgs, s.PaintToken()) {
+	first, err := sessionfiles.FirstPrompt(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.PaintHistory(path, msgs, first, s.PaintToken()) {
 		t.Fatal("the paint was dropped")
 	}
 	v := s.View(nil)
@@ -94,10 +98,18 @@ func TestPaintThenTheSameAnswerChangesNothing(t *testing.T) {
 	if !sameBacking(answered.Cards, painted.Cards) {
 		t.Fatal("the answer changed the tool cards painted")
 	}
+	want := oneStep(t, file)
+	// The title is the session's first prompt all along.
+	if first := UserPrompts(want.Items)[0]; painted.FirstPrompt != first || answered.FirstPrompt != first || UserPrompts(painted.Items)[0] == first {
+		t.Fatalf("first prompt %q painted, %q answered, want %q", painted.FirstPrompt, answered.FirstPrompt, first)
+	}
 	h.Finish(context.Background())
 	whole := s.View(&answered)
 	sameItems(t, "painted entries after the older ones came", whole.Items[len(whole.Items)-len(painted.Items):], painted.Items)
-	sameTranscript(t, "whole", withoutIDs(whole), withoutIDs(oneStep(t, file)))
+	sameTranscript(t, "whole", withoutIDs(whole), withoutIDs(want))
+	if whole.FirstPrompt != "" {
+		t.Fatalf("first prompt %q once the whole transcript is there", whole.FirstPrompt)
+	}
 	if s.PaintedFrom() != "" {
 		t.Fatal("still marked painted")
 	}
@@ -178,7 +190,7 @@ func TestLatePaintIsDropped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.PaintHistory(file, msgs, token) {
+	if s.PaintHistory(file, msgs, "", token) {
 		t.Fatal("a paint after the answer was applied")
 	}
 	if v := s.View(&answered); v.Rev != answered.Rev {
@@ -191,7 +203,7 @@ func TestLatePaintIsDropped(t *testing.T) {
 	if s.CancelPaint(file) {
 		t.Fatal("nothing was painted, yet CancelPaint says it was")
 	}
-	if s.PaintHistory(file, msgs, token) {
+	if s.PaintHistory(file, msgs, "", token) {
 		t.Fatal("a cancelled paint was applied")
 	}
 }

@@ -130,6 +130,10 @@ func (s *Session) keptPaint(p *paintMark, raw []json.RawMessage, window []decode
 	h.base = s.nextID
 	s.nextID += len(raw) + 1
 	h.gen = s.histGen
+	if first := firstPromptIn(raw[:split]); first != s.firstPrompt {
+		s.firstPrompt = first
+		s.touch()
+	}
 	if pending := split > 0; pending != s.turnsPending {
 		// The whole history is here: the cards number their turns.
 		s.turnsPending = pending

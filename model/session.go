@@ -64,6 +64,10 @@ type Session struct {
 	// changes whenever a paint that was asked for may no longer apply.
 	painted    *paintMark
 	paintEpoch uint64
+	// firstPrompt is the whole transcript's first prompt while only its
+	// end is shown (turnsPending): the session's title until the rest
+	// comes.
+	firstPrompt string
 
 	tools     rpcconn.ToolTracker
 	toolMeta  map[string]*toolMeta

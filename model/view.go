@@ -35,6 +35,9 @@ type View struct {
 	Thinking      string
 	SessionName   string
 	Title         string
+	// FirstPrompt is the transcript's first prompt while only its end is
+	// in Items (a long session loading), "" once Items start it.
+	FirstPrompt string
 
 	Conn ConnState
 	Exit *rpcconn.Exit
@@ -110,6 +113,9 @@ func (s *Session) View(prev *View) View {
 	v.Thinking = s.thinking
 	v.SessionName = s.sessionName
 	v.Title = s.title
+	if s.turnsPending {
+		v.FirstPrompt = s.firstPrompt
+	}
 	v.Conn = s.conn
 	v.Exit = s.exit
 	v.Banner = s.banner()
