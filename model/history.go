@@ -166,6 +166,9 @@ func (s *Session) beginHistory(raw []json.RawMessage, readErr error, entries, si
 	h.base = s.resetHistory(len(raw), len(tail))
 	h.gen = s.histGen
 	s.turnsPending = h.split > 0
+	if k, ok := countTurns(raw[:h.split]); ok && h.split > 0 {
+		s.turnsPending, s.turnOffset = false, k
+	}
 	s.firstPrompt = firstPromptIn(raw[:h.split])
 	s.convertHistory(tail, h.base, len(raw), h.tailResults)
 	if readErr != nil {
@@ -290,6 +293,7 @@ func (s *Session) resetHistory(n, capacity int) (base int) {
 	s.toolOrder = nil
 	s.liveCalls = nil
 	s.turn = 0
+	s.turnOffset = 0
 	s.turnsPending = false
 	s.histGen++
 	s.prepended = 0
@@ -383,7 +387,9 @@ func (s *Session) prependHistory(p *Session) {
 	s.toolOrder = append(p.toolOrder, s.toolOrder...)
 	s.tools.Prepend(&p.tools)
 	s.turn += p.turn
+	s.turnOffset = 0
 	s.turnsPending = false
+	s.firstPrompt = ""
 	s.chatRev++
 	s.toolsRev++
 	s.touch()

@@ -3,6 +3,7 @@ package model
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -95,8 +96,20 @@ func TestPaintThenTheSameAnswerChangesNothing(t *testing.T) {
 	if !sameBacking(answered.Items, painted.Items) {
 		t.Fatal("the answer changed the items painted")
 	}
-	if !sameBacking(answered.Cards, painted.Cards) {
-		t.Fatal("the answer changed the tool cards painted")
+	// The cards gain their turn labels (the answer says how many turns
+	// came before), and nothing else.
+	if len(answered.Cards) != len(painted.Cards) {
+		t.Fatalf("%d cards painted, %d after the answer", len(painted.Cards), len(answered.Cards))
+	}
+	for i, c := range withoutRevisions(answered.Cards) {
+		p := withoutRevisions(painted.Cards)[i]
+		if p.Turn != 0 || c.Turn == 0 {
+			t.Fatalf("card %d: turn %d painted, %d answered", i, p.Turn, c.Turn)
+		}
+		p.Turn = c.Turn
+		if !reflect.DeepEqual(c, p) {
+			t.Fatalf("card %d\n painted %+v\nanswered %+v", i, p, c)
+		}
 	}
 	want := oneStep(t, file)
 	// The title is the session's first prompt all along.
@@ -237,4 +250,18 @@ func TestControllerPaintsBeforeTheAgentAnswers(t *testing.T) {
 // reuses its predecessor's slices for what did not change.
 func sameBacking[T any](a, b []T) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// TestCountTurns: replies are counted by the role at their head; a message
+// whose role is not there leaves the count unknown, and the first screen's
+// cards without turn labels until the rest is converted.
+func TestCountTurns(t *testing.T) {
+	raw := rawMessages(`{"role":"user","content":"a"}`, `{"role": "assistant","content":[]}`,
+		`{"role":"toolResult","toolCallId":"x"}`, `{"role":"assistant","content":[]}`)
+	if n, ok := countTurns(raw); n != 2 || !ok {
+		t.Fatalf("%d turns, %v", n, ok)
+	}
+	if _, ok := countTurns(append(raw, json.RawMessage(`{"content":[{"type":"text","text":"a reply long enough to push its role out of the head"}],"role":"assistant"}`))); ok {
+		t.Fatal("counted a message whose role is not at its head")
+	}
 }

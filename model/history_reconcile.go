@@ -134,9 +134,17 @@ func (s *Session) keptPaint(p *paintMark, raw []json.RawMessage, window []decode
 		s.firstPrompt = first
 		s.touch()
 	}
-	if pending := split > 0; pending != s.turnsPending {
-		// The whole history is here: the cards number their turns.
-		s.turnsPending = pending
+	pending, offset := split > 0, 0
+	if k, ok := countTurns(raw[:split]); ok && pending {
+		pending, offset = false, k
+	}
+	if pending != s.turnsPending || offset != s.turnOffset {
+		// The turns before the painted ones are known: the cards number
+		// theirs.
+		s.turnsPending, s.turnOffset = pending, offset
+		for _, m := range s.toolMeta {
+			m.rev++
+		}
 		s.toolsRev++
 		s.touch()
 	}

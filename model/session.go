@@ -80,6 +80,10 @@ type Session struct {
 	// turnsPending: the history's older part is still being converted, so
 	// turn numbers count from the shown part and are not shown yet.
 	turnsPending bool
+	// turnOffset is how many turns come before the shown part while its
+	// older part is converted, when counted (countTurns): the cards number
+	// their turns from the first screen on.
+	turnOffset int
 
 	run               rpcconn.RunTracker
 	agentSendsSettled bool
