@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"knightcode.ai/desktop/internal/testsupport"
@@ -264,4 +265,56 @@ func TestCountTurns(t *testing.T) {
 	if _, ok := countTurns(append(raw, json.RawMessage(`{"content":[{"type":"text","text":"a reply long enough to push its role out of the head"}],"role":"assistant"}`))); ok {
 		t.Fatal("counted a message whose role is not at its head")
 	}
+}
+
+// switchableSession is a generated session whose working folder exists:
+// the agent refuses to switch to one whose folder is gone.
+func switchableSession(t *testing.T, entries int) string {
+	file, err := sessionfiles.CopyToFolder(testsupport.GeneratedSession(t, entries), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+// TestControllerPaintsASwitchedSession: a session opened from the browser
+// (switch_session) is painted from its file before the agent answers
+// get_messages, and the answer keeps what was painted.
+func TestControllerPaintsASwitchedSession(t *testing.T) {
+	file := switchableSession(t, 600)
+	gate := filepath.Join(t.TempDir(), "gate")
+	if err := os.WriteFile(gate, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, s, _ := startController(t, "--fake-messages-gate", gate)
+	if err := os.Remove(gate); err != nil {
+		t.Fatal(err)
+	}
+	c.SwitchSession(file)
+	testsupport.Eventually(t, "painted from the file", func() bool { return s.PaintedFrom() == file })
+	painted := s.View(nil)
+	if err := os.WriteFile(gate, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	want := oneStep(t, file)
+	testsupport.Eventually(t, "the whole transcript", func() bool { return len(s.View(nil).Items) >= len(want.Items) })
+	whole := s.View(nil)
+	sameItems(t, "painted entries", whole.Items[len(whole.Items)-len(painted.Items):], painted.Items)
+}
+
+// TestControllerUnpaintsADeclinedSwitch: an extension declines opening the
+// session; whatever was painted of it goes, and the agent's own transcript
+// is shown again.
+func TestControllerUnpaintsADeclinedSwitch(t *testing.T) {
+	file := switchableSession(t, 600)
+	gate := filepath.Join(t.TempDir(), "gate")
+	if err := os.WriteFile(gate, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, s, _ := startController(t, "--fake-messages-gate", gate, "--fake-cancel-switch")
+	c.SwitchSession(file)
+	testsupport.Eventually(t, "the decline said, nothing of the file shown", func() bool {
+		v := s.View(nil)
+		return len(v.Items) == 1 && v.Items[0].Kind == ChatNotice && strings.Contains(v.Items[0].Text, "declined") && s.PaintedFrom() == ""
+	})
 }
