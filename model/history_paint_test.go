@@ -236,14 +236,23 @@ func TestControllerPaintsBeforeTheAgentAnswers(t *testing.T) {
 	t.Cleanup(c.Shutdown)
 	testsupport.Eventually(t, "painted from the file", func() bool { return s.PaintedFrom() == file })
 	painted := s.View(nil)
+	// Sent before the agent answered: it waits, out of the transcript,
+	// and goes once the transcript is in.
+	c.Send("sent while painted", nil, false, nil)
 	if err := os.WriteFile(gate, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	want := oneStep(t, file)
 	testsupport.Eventually(t, "the whole transcript", func() bool { return len(s.View(nil).Items) >= len(want.Items) })
 	testsupport.Eventually(t, "its tool cards", func() bool { return len(s.View(nil).Cards) >= len(want.Cards) })
+	testsupport.Eventually(t, "the reply to what was sent", func() bool {
+		v := s.View(nil)
+		return len(v.Items) == len(want.Items)+2 && !v.Running && v.Items[len(want.Items)].Text == "sent while painted" && v.Items[len(v.Items)-1].Kind == ChatAssistant
+	})
 	whole := s.View(nil)
-	sameItems(t, "painted entries", whole.Items[len(whole.Items)-len(painted.Items):], painted.Items)
+	n := len(want.Items)
+	sameItems(t, "painted entries", whole.Items[n-len(painted.Items):n], painted.Items)
+	whole.Items = whole.Items[:n]
 	sameTranscript(t, "opened", withoutIDs(whole), withoutIDs(want))
 }
 
