@@ -43,6 +43,11 @@ func (t *Tab) draw() {
 				t.firstPrompt = titleWords(prompts[0])
 			}
 		}
+		if v.FirstPrompt != "" {
+			// Only the end is shown yet: its first prompt is not the
+			// session's.
+			t.firstPrompt = titleWords(v.FirstPrompt)
+		}
 		if trace.Enabled() {
 			trace.Mark("items", len(v.Items))
 		}
@@ -50,6 +55,9 @@ func (t *Tab) draw() {
 			t.panels.findOnOpen = findTarget{}
 			t.find.SetQuery(f.query)
 		}
+	}
+	if !first && v.FirstPrompt != "" && v.FirstPrompt != prev.FirstPrompt {
+		t.firstPrompt = titleWords(v.FirstPrompt)
 	}
 	if first || !sameBacking(v.Cards, prev.Cards) {
 		t.sidebar.SetCards(v.Cards)

@@ -98,8 +98,12 @@ func NewController(s *Session, ui UI, opts rpcconn.Options) *Controller {
 	return &Controller{session: s, ui: ui, opts: opts, ctx: ctx, cancel: cancel}
 }
 
-// Start connects to the agent in the background.
-func (c *Controller) Start() { c.goConnect("", false) }
+// Start connects to the agent in the background. A session file the
+// agent is to open is painted from the file meanwhile.
+func (c *Controller) Start() {
+	c.paintFromFile(sessionArg(c.Options().Args))
+	c.goConnect("", false)
+}
 
 // Restart starts a fresh agent and resumes the session file the previous
 // one had, when it had one. The old agent, or a start still in progress, is

@@ -45,8 +45,14 @@ type folderGoneUI interface {
 
 // SwitchSession opens another session file and loads its transcript.
 func (c *Controller) SwitchSession(path string) {
+	if c.current() != nil {
+		c.paintFromFile(path)
+	}
 	c.do("Open session", CallTimeout, func(ctx context.Context, conn *rpcconn.Conn) error {
 		cancelled, err := conn.SwitchSession(ctx, path)
+		if err != nil || cancelled {
+			c.unpaint(ctx, conn, path)
+		}
 		if err != nil {
 			// pi: "Stored session working directory does not exist".
 			if g, ok := c.ui.(folderGoneUI); ok && c.remote == nil && strings.Contains(err.Error(), "working directory does not exist") && sessionfiles.FolderGone(sessionfiles.Cwd(path)) {
@@ -61,6 +67,16 @@ func (c *Controller) SwitchSession(path string) {
 		}
 		return c.reload(ctx, conn)
 	})
+}
+
+// unpaint undoes a paint of path when the agent did not open it: the
+// transcript it has is loaded again.
+func (c *Controller) unpaint(ctx context.Context, conn *rpcconn.Conn, path string) {
+	if c.session.CancelPaint(filepath.Clean(path)) {
+		if err := c.loadHistory(ctx, conn, false); err != nil {
+			c.report("Could not load the conversation", err)
+		}
+	}
 }
 
 // reload fetches state, transcript and stats after the agent changed

@@ -135,6 +135,9 @@ func (s *Session) BeginHistory(raw []json.RawMessage, readErr error) *HistoryLoa
 }
 
 func (s *Session) beginHistory(raw []json.RawMessage, readErr error, entries, size int) *HistoryLoad {
+	if h := s.keepPaint(raw, readErr); h != nil {
+		return h
+	}
 	h := &HistoryLoad{s: s, raw: raw, split: len(raw)}
 	var tail []decodedMessage
 	for shown, bytes := 0, 0; h.split > 0 && shown < entries && bytes < size; {
@@ -163,6 +166,10 @@ func (s *Session) beginHistory(raw []json.RawMessage, readErr error, entries, si
 	h.base = s.resetHistory(len(raw), len(tail))
 	h.gen = s.histGen
 	s.turnsPending = h.split > 0
+	if k, ok := countTurns(raw[:h.split]); ok && h.split > 0 {
+		s.turnsPending, s.turnOffset = false, k
+	}
+	s.firstPrompt = firstPromptIn(raw[:h.split])
 	s.convertHistory(tail, h.base, len(raw), h.tailResults)
 	if readErr != nil {
 		s.notice(NoticeError, fmt.Sprintf("The session's messages break off after message %d; the rest could not be read: %v", len(raw), readErr))
@@ -286,9 +293,13 @@ func (s *Session) resetHistory(n, capacity int) (base int) {
 	s.toolOrder = nil
 	s.liveCalls = nil
 	s.turn = 0
+	s.turnOffset = 0
 	s.turnsPending = false
 	s.histGen++
 	s.prepended = 0
+	s.painted = nil
+	s.paintEpoch++
+	s.firstPrompt = ""
 	// A !command still running belongs to the transcript being replaced.
 	s.bashRunning = nil
 	s.toolsRev++
@@ -376,7 +387,9 @@ func (s *Session) prependHistory(p *Session) {
 	s.toolOrder = append(p.toolOrder, s.toolOrder...)
 	s.tools.Prepend(&p.tools)
 	s.turn += p.turn
+	s.turnOffset = 0
 	s.turnsPending = false
+	s.firstPrompt = ""
 	s.chatRev++
 	s.toolsRev++
 	s.touch()

@@ -59,6 +59,15 @@ type Session struct {
 	// since, which shifts every index handed out (BashHandle).
 	histGen   uint64
 	prepended int
+	// painted is set while the transcript shown was read from the session
+	// file, before the agent's answer (history_paint.go); paintEpoch
+	// changes whenever a paint that was asked for may no longer apply.
+	painted    *paintMark
+	paintEpoch uint64
+	// firstPrompt is the whole transcript's first prompt while only its
+	// end is shown (turnsPending): the session's title until the rest
+	// comes.
+	firstPrompt string
 
 	tools     rpcconn.ToolTracker
 	toolMeta  map[string]*toolMeta
@@ -71,6 +80,10 @@ type Session struct {
 	// turnsPending: the history's older part is still being converted, so
 	// turn numbers count from the shown part and are not shown yet.
 	turnsPending bool
+	// turnOffset is how many turns come before the shown part while its
+	// older part is converted, when counted (countTurns): the cards number
+	// their turns from the first screen on.
+	turnOffset int
 
 	run               rpcconn.RunTracker
 	agentSendsSettled bool

@@ -35,6 +35,9 @@ type View struct {
 	Thinking      string
 	SessionName   string
 	Title         string
+	// FirstPrompt is the transcript's first prompt while only its end is
+	// in Items (a long session loading), "" once Items start it.
+	FirstPrompt string
 
 	Conn ConnState
 	Exit *rpcconn.Exit
@@ -110,6 +113,7 @@ func (s *Session) View(prev *View) View {
 	v.Thinking = s.thinking
 	v.SessionName = s.sessionName
 	v.Title = s.title
+	v.FirstPrompt = s.firstPrompt
 	v.Conn = s.conn
 	v.Exit = s.exit
 	v.Banner = s.banner()
@@ -182,7 +186,7 @@ func (s *Session) card(r *rpcconn.ToolRun, m *toolMeta) ToolCard {
 		// The agent died while the tool ran.
 		status = ToolFailed
 	}
-	turn := m.turn
+	turn := m.turn + s.turnOffset
 	if s.turnsPending {
 		turn = 0 // no label rather than a wrong one
 	}
@@ -205,7 +209,7 @@ func (s *Session) pendingCard(id string, m *toolMeta) ToolCard {
 		raw, partial = []byte(s.live.PartialArguments(m.streamIndex)), true
 	}
 	args := callArgs(raw, partial)
-	turn := m.turn
+	turn := m.turn + s.turnOffset
 	if s.turnsPending {
 		turn = 0
 	}

@@ -165,9 +165,18 @@ func TestRemoteSessionFiles(t *testing.T) {
 	if in := infos[0]; in.Path != mine || in.FirstPrompt != "first prompt" || in.Cwd != work || in.FolderGone {
 		t.Fatalf("info %+v; want the remote file %s", in, mine)
 	}
+	// Listing fetched it: a window opening it paints from that copy
+	// without asking the host (model.Controller.paintFromFile).
+	copied, ok := mirror.Copy(mine)
+	if _, err := os.Stat(copied); !ok || err != nil {
+		t.Fatalf("Copy(%s) = %q, %v (%v) after listing", mine, copied, ok, err)
+	}
+	if _, ok := mirror.Copy(sessions + "/never.jsonl"); ok {
+		t.Fatal("Copy: a copy of a file never fetched")
+	}
 	local, err := mirror.Local(ctx, mine)
-	if err != nil {
-		t.Fatal(err)
+	if err != nil || local != copied {
+		t.Fatalf("Local = %q, %v; Copy said %q", local, err, copied)
 	}
 	msgs, err := sessionfiles.ReadTranscript(local)
 	if err != nil || len(msgs) < 2 || msgs[0].Content.Text() != "first prompt" {

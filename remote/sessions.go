@@ -306,6 +306,16 @@ func (m *SessionMirror) Remote(local string) string {
 	return m.locals[local]
 }
 
+// Copy is the local copy of the remote session file p as last fetched
+// (listing the sessions fetches them), without asking the host whether
+// it changed since; ok is false when p was never fetched.
+func (m *SessionMirror) Copy(p string) (local string, ok bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	c, ok := m.files[p]
+	return c.local, ok
+}
+
 // Local returns the local copy of the remote session file p, fetching it
 // first if it is new or changed (the running agent's own file): for
 // sessionfiles.ReadTree and ReadTranscript.

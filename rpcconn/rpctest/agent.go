@@ -201,7 +201,7 @@ func (a *agent) handleLine(line []byte) {
 			Error: "Unknown command: " + c.typ()})
 		return
 	}
-	if h.async {
+	if h.async || (c.typ() == "get_messages" && a.holdsMessages()) {
 		go a.finish(c, h)
 		return
 	}

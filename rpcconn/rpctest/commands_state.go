@@ -28,6 +28,7 @@ func (a *agent) cmdGetState(c *command) (any, error) {
 }
 
 func (a *agent) cmdGetMessages(c *command) (any, error) {
+	a.holdMessages()
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	msgs := a.sess.messages()

@@ -58,6 +58,9 @@
 //	--fake-tui-command=NAME       get_commands also lists the extension command NAME, which
 //	                              over RPC only notifies a warning "/NAME is available in
 //	                              interactive mode" and succeeds, as pi 1.6's /llama does
+//	--fake-messages-delay=DURATION  answer get_messages only after DURATION (other
+//	                              commands are answered meanwhile)
+//	--fake-messages-gate=FILE     answer get_messages only once FILE exists
 //
 // When stdin ends the fake exits 0 at once, between records.
 //

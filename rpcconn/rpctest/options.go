@@ -49,6 +49,11 @@ type options struct {
 	// TUICommand is an extension command listed by get_commands that
 	// refuses to run over RPC, as pi 1.6's /llama does.
 	TUICommand string
+	// MessagesDelay and MessagesGate hold get_messages back: for that
+	// long, and until the gate file exists. A window that paints a
+	// session from its file before the agent answers is tested with them.
+	MessagesDelay time.Duration
+	MessagesGate  string
 
 	// Agent flags.
 	Model       string
@@ -129,6 +134,10 @@ func parseOptions(args []string) (options, error) {
 			o.RetryDelay, err = time.ParseDuration(next())
 		case "--fake-tui-command":
 			o.TUICommand = next()
+		case "--fake-messages-delay":
+			o.MessagesDelay, err = time.ParseDuration(next())
+		case "--fake-messages-gate":
+			o.MessagesGate = next()
 		case "--model":
 			o.Model = next()
 		case "--thinking":

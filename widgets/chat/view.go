@@ -52,6 +52,10 @@ type ChatView struct {
 
 	scroll  *chatScroll
 	content *chatContent
+	// endHeight is the content's height while following (endingAt), 0
+	// otherwise: the scroll sizes the content to its MinSize when it lays
+	// out, so MinSize says it too.
+	endHeight float32
 	// latest takes the user to the end when new content arrived while
 	// they read above it.
 	latest *widget.Button
@@ -363,6 +367,9 @@ type chatContentRenderer struct {
 func (r *chatContentRenderer) Layout(fyne.Size) {}
 
 func (r *chatContentRenderer) MinSize() fyne.Size {
+	if h := r.cv.endHeight; h > 0 {
+		return fyne.NewSize(0, h)
+	}
 	return fyne.NewSize(0, float32(r.cv.rows.total()))
 }
 

@@ -39,6 +39,7 @@ func (cv *ChatView) Place() {
 	size := cv.scroll.Size()
 	if size.Width <= 0 || size.Height <= 0 || len(cv.items) == 0 {
 		cv.dropShown()
+		cv.endHeight = 0
 		cv.content.Resize(fyne.NewSize(max(size.Width, 0), max(size.Height, 0)))
 		cv.scroll.Offset.Y = 0
 		cv.scroll.Refresh()
@@ -61,12 +62,26 @@ func (cv *ChatView) Place() {
 		}
 	}
 	off = cv.targetOffset(view)
+	if cv.follow {
+		// At the end, a whole pixel: rows start at whole pixels too
+		// (heights are rounded), so every position on screen is exact in
+		// float32 however long the transcript, and the last screen shows
+		// the same pixels whatever comes before it (older history put
+		// under a screen painted from the session file). Not while the
+		// user scrolls: a fraction of a wheel's step would be lost.
+		off = math.Floor(off)
+	}
 	first = cv.rows.at(off - margin)
 	last = cv.rows.at(off+view+margin) + 1
 	cv.show(first, last, size.Width)
 
-	total := cv.rows.total()
-	cv.content.Resize(fyne.NewSize(size.Width, float32(max(total, view))))
+	height := float32(max(cv.rows.total(), view))
+	cv.endHeight = 0
+	if cv.follow {
+		height = endingAt(float32(off), size.Height)
+		cv.endHeight = height
+	}
+	cv.content.Resize(fyne.NewSize(size.Width, height))
 	cv.scroll.Offset.Y = float32(off)
 	cv.scroll.Refresh()
 	win := kit.RowWindow{Top: float32(off - margin), Bottom: float32(off + view + margin)}
@@ -83,6 +98,19 @@ func (cv *ChatView) Place() {
 	cv.showLatest(cv.unseen && !cv.follow)
 	// The views' objects changed without a refresh of theirs.
 	kit.RequestFrame(cv)
+}
+
+// endingAt is the content height whose last screen starts at off, for a
+// screen view tall, as the scroll computes it in float32: the scroll then
+// sees nothing below (no "more below" shadow) and keeps off as it is (it
+// would move a larger offset back to the end, by a fraction). The last
+// entry may lose less than a pixel of its bottom margin.
+func endingAt(off, view float32) float32 {
+	h := off + view
+	for h-view > off {
+		h = math.Nextafter32(h, 0)
+	}
+	return h
 }
 
 // targetOffset is where the screen should start: at the end while

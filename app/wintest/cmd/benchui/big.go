@@ -150,11 +150,25 @@ func (b *bench) bigSession() error {
 	}
 	if launch > 0 {
 		paint := pw.at.Sub(recv.T)
-		b.add("6", recvMetric, "≤ 300 ms", ms(paint), "-", "-", verdict(paint <= 300*time.Millisecond))
+		measured := ms(paint)
+		if paint < 0 {
+			// Painted from the session file before the agent answered.
+			measured = ms(-paint) + " before it"
+		}
+		b.add("6", recvMetric, "≤ 300 ms", measured, "-", "-", verdict(paint <= 300*time.Millisecond))
 	} else {
 		b.add("6", recvMetric, "≤ 300 ms", "not seen", "-", "-", "MISS")
 	}
 	b.info("6", "12,000 entries: launch → "+recvName+" mark", ms(recv.T.Sub(start)), "-", "-")
+	if read, ok := marks.First("file-read", time.Time{}, nil); ok {
+		// The last screen read from the session file and put in the
+		// session, before the agent answered; then the chat given it (the
+		// paint watch above sees it on screen).
+		b.info("6", "12,000 entries: launch → last screen read from the file", ms(read.T.Sub(start)), "-", "-")
+		if d, ok := marks.First("items", read.T, func(m wintest.Mark) bool { return m.N() > 0 }); ok {
+			b.info("6", "12,000 entries: launch → that screen in the chat (items mark)", ms(d.T.Sub(start)), "-", "-")
+		}
+	}
 
 	recs := wintest.ReadFakeLog(filepath.Join(w.dir, "fake-log.jsonl"))
 	var asked []string
