@@ -32,10 +32,12 @@ func (b *bench) bigText() error {
 	if err != nil {
 		return err
 	}
+	th0 := wintest.ThreadCPU(w.p.Pid)
 	t1, ok := b.waitRun(w, at, 5*time.Minute)
 	if !ok {
 		return fmt.Errorf("the big text run did not end within 5 minutes")
 	}
+	th1 := wintest.ThreadCPU(w.p.Pid)
 	marks := wintest.ReadTrace(w.p.Trace)
 	frames := marks.Count("draw", t0, t1)
 	u := wintest.Between(w.s.At(t0), w.s.At(t1))
@@ -43,6 +45,7 @@ func (b *bench) bigText() error {
 	uu := wintest.Between(b.bareWin.s.At(t0), b.bareWin.s.At(t1))
 	b.logf("%s: %v, %d frames drawn (%.1f/s)", bigTextPrompt, u.Wall.Round(time.Millisecond), frames, float64(frames)/u.Wall.Seconds())
 	b.logf("CPU: app %s (main %s); floor focused %s, unfocused %s", secs(u.Process), secs(u.Main), secs(fu.Process), secs(uu.Process))
+	b.logf("  the app by thread: %s", threads(th0, th1, t1.Sub(t0)))
 	if last, ok := b.lastDelta(w, t0, time.Second); ok {
 		if lag, _, ok := b.reportOnScreen(w, last, t0); ok {
 			b.add("3", "big text: last delta → on screen (draw mark)", "≤ 100 ms", ms(lag), "-", "-", verdict(lag <= 100*time.Millisecond))
