@@ -39,6 +39,8 @@ func Run(args []string) int {
 	stopProfiles := trace.StartProfiles()
 	defer stopProfiles()
 	trace.Mark("show")
+	stopTrim := startTrim(startTrimDelay, afterFunc)
+	defer stopTrim()
 	w.ShowAndRun()
 	stopSignals()
 	if !shutdownWithin(shutdownBound, w.shutdown) {
