@@ -2,24 +2,54 @@ package app
 
 import (
 	"runtime/debug"
+	"sync"
 	"time"
 )
 
-// startTrimDelay is how long after the window shows the app gives the
-// memory its start-up left behind back to the system: by then the first
-// screen is built and painted. Parsing fonts, the theme's icons, the
-// settings and the session's first screen leave some tens of megabytes
-// of garbage; Go's collector frees them for reuse but hands the pages
-// back to the system only slowly, so the window would go on holding them
-// while it sits idle.
-const startTrimDelay = 5 * time.Second
+// startTrimDelay is how long after the start-up is over (the first tab
+// drawn with its agent's answer, or its failure) the app gives the memory
+// the start-up left behind back to the system: time for that frame to be
+// painted and the agent's first answers (history, models) to land.
+// Parsing fonts and the theme's icons, building the window and the
+// session's first screen leave some tens of megabytes of garbage; Go's
+// collector frees them for reuse but hands the pages back to the system
+// only slowly, so an idle window would go on holding them.
+const startTrimDelay = 2 * time.Second
 
-// startTrim returns the start-up's garbage to the system once, after
-// delay; stop cancels it (the app quitting first). after is
-// time.AfterFunc's shape, so tests can fire it themselves.
-func startTrim(delay time.Duration, after func(time.Duration, func()) (stop func() bool)) (stop func() bool) {
-	return after(delay, debug.FreeOSMemory)
+// startTrim gives the start-up's garbage back to the system, once.
+type startTrim struct {
+	// after is time.AfterFunc's shape, so tests can fire it themselves;
+	// free is what it runs (debug.FreeOSMemory).
+	after func(time.Duration, func()) (stop func() bool)
+	free  func()
+
+	once sync.Once
+	mu   sync.Mutex
+	stop func() bool
+}
+
+func newStartTrim() *startTrim {
+	return &startTrim{after: afterFunc, free: debug.FreeOSMemory}
 }
 
 // afterFunc is time.AfterFunc as startTrim takes it.
 func afterFunc(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
+
+// startedUp arms the trim the first time it is called; later calls do
+// nothing.
+func (s *startTrim) startedUp() {
+	s.once.Do(func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.stop = s.after(startTrimDelay, s.free)
+	})
+}
+
+// cancel stops a trim not yet done: the app is quitting.
+func (s *startTrim) cancel() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stop != nil {
+		s.stop()
+	}
+}

@@ -6,19 +6,39 @@ import (
 	"time"
 )
 
-// The start-up trim is armed once, for startTrimDelay, and when it fires
-// the garbage the collector freed goes back to the system: the heap's free
-// pages still held from the system are next to none.
-func TestStartTrimGivesFreedMemoryBack(t *testing.T) {
+// The trim is armed once, at the first startedUp, for startTrimDelay;
+// cancel stops it.
+func TestStartTrimArmsOnce(t *testing.T) {
 	var armed []time.Duration
-	var fire func()
-	held := func(m runtime.MemStats) uint64 { return m.HeapIdle - m.HeapReleased }
-	stop := startTrim(startTrimDelay, func(d time.Duration, f func()) func() bool {
-		armed, fire = append(armed, d), f
-		return func() bool { return true }
-	})
+	stopped := 0
+	s := newStartTrim()
+	s.after = func(d time.Duration, f func()) func() bool {
+		armed = append(armed, d)
+		return func() bool { stopped++; return true }
+	}
+	s.cancel() // before the start-up is over: nothing to stop
+	for range 3 {
+		s.startedUp()
+	}
 	if len(armed) != 1 || armed[0] != startTrimDelay {
 		t.Fatalf("armed %v, want once for %v", armed, startTrimDelay)
+	}
+	s.cancel()
+	if stopped != 1 {
+		t.Fatalf("cancel stopped %d timers, want 1", stopped)
+	}
+}
+
+// When it fires, the garbage the collector freed goes back to the system:
+// the heap's free pages still held from it are next to none.
+func TestStartTrimGivesFreedMemoryBack(t *testing.T) {
+	held := func(m runtime.MemStats) uint64 { return m.HeapIdle - m.HeapReleased }
+	var fire func()
+	s := newStartTrim()
+	s.after = func(d time.Duration, f func()) func() bool { fire = f; return func() bool { return true } }
+	s.startedUp()
+	if fire == nil {
+		t.Fatal("nothing armed")
 	}
 	// Start-up's garbage: many small objects (parsed fonts, layouts).
 	garbage := make([][]byte, 16<<10)
@@ -40,7 +60,5 @@ func TestStartTrimGivesFreedMemoryBack(t *testing.T) {
 	if held(after) > 8<<20 {
 		t.Fatalf("the trim left %d MB of free heap held from the system", held(after)>>20)
 	}
-	if !stop() {
-		t.Fatal("stop did not reach the timer")
-	}
 }
+
