@@ -61,4 +61,3 @@ func TestStartTrimGivesFreedMemoryBack(t *testing.T) {
 		t.Fatalf("the trim left %d MB of free heap held from the system", held(after)>>20)
 	}
 }
-
