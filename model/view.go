@@ -75,11 +75,12 @@ func (s *Session) Rev() uint64 {
 }
 
 // ReplyStreaming says whether a reply is arriving now (between its
-// message_start and message_end): the window paces its redraws by it.
+// message_start and message_end, from an agent still connected): the
+// window paces its redraws by it.
 func (s *Session) ReplyStreaming() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.live.Streaming()
+	return s.live.Streaming() && s.conn == ConnReady
 }
 
 // View returns the state to draw. prev (may be nil) is the previous View:
