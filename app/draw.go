@@ -248,11 +248,24 @@ func (t *Tab) drawPaced() time.Duration {
 	}
 	before := kit.LinesDrawn()
 	t.draw()
-	return frameGap(kit.LinesDrawn() - before)
+	return frameGap(kit.LinesDrawn()-before, t.session.ReplyStreaming())
 }
 
-func frameGap(newLines uint64) time.Duration {
+// streamFrameGap is the least wait between redraws while a reply streams.
+// Every redraw repaints the whole window (Fyne has no partial repaint),
+// which on a software renderer costs about as much as the text on screen:
+// 10 to 15 ms of CPU for a window of text. A model writes faster than
+// anyone reads; eight redraws a second keep the reply moving on screen at
+// a fraction of the cost of one per event. The frames loop holds this gap
+// through the model's pauses while the reply streams (NewHeldFrames), and
+// the end of the reply is drawn at once.
+const streamFrameGap = 125 * time.Millisecond
+
+func frameGap(newLines uint64, streaming bool) time.Duration {
 	gap := time.Duration(newLines) * linesPerFrameMs * time.Millisecond
+	if streaming {
+		gap = max(gap, streamFrameGap)
+	}
 	return min(max(gap, uiloop.FrameInterval), uiloop.MaxFrameGap)
 }
 

@@ -39,6 +39,7 @@ func Run(args []string) int {
 	stopProfiles := trace.StartProfiles()
 	defer stopProfiles()
 	trace.Mark("show")
+	defer w.trim.cancel()
 	w.ShowAndRun()
 	stopSignals()
 	if !shutdownWithin(shutdownBound, w.shutdown) {

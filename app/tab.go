@@ -92,7 +92,7 @@ func newTab(shell *Window, flags Flags) *Tab {
 	t.files = &agentFiles{tabHost: host}
 	t.draft = newTabDraft(t, shell.drafts)
 	t.trust = newFolderTrust(t)
-	t.frames = uiloop.NewFrames(t.drawPaced)
+	t.frames = uiloop.NewHeldFrames(t.drawPaced, t.session.ReplyStreaming)
 	t.dialogs = &dialogQueue{parent: t.win, do: t.do, stack: t.modals,
 		respond: func(id string, ans model.Answer) {
 			if t.controller != nil {

@@ -234,6 +234,9 @@ func (w *Window) refreshLabels() {
 // tabDrawn brings the tab's label, and for the tab in front the menu, up
 // to date after it drew.
 func (w *Window) tabDrawn(t *Tab) {
+	if t.drawn.Conn != model.ConnStarting {
+		w.trim.startedUp()
+	}
 	if t == w.current {
 		w.refreshMenu()
 	}

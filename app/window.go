@@ -26,6 +26,8 @@ type Window struct {
 
 	tabs    []*Tab
 	current *Tab
+	// trim gives the start-up's garbage back once the first tab is up.
+	trim *startTrim
 	// bar is the row of tab labels, shown from two tabs on; only the
 	// current tab's view is in the canvas (area).
 	bar   *container.DocTabs
@@ -70,7 +72,7 @@ type Window struct {
 // NewWindow builds the main window with a tab for each folder of flags
 // (one, the default, for none).
 func NewWindow(a fyne.App, flags Flags) *Window {
-	w := &Window{app: a, items: map[*Tab]*container.TabItem{}, focused: true}
+	w := &Window{app: a, items: map[*Tab]*container.TabItem{}, focused: true, trim: newStartTrim()}
 	w.win = a.NewWindow(appTitle)
 	w.installer = setup.NewInstaller(w.do)
 	w.trust = &trustStore{prefs: a.Preferences()}

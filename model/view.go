@@ -77,6 +77,15 @@ func (s *Session) Rev() uint64 {
 	return s.rev
 }
 
+// ReplyStreaming says whether a reply is arriving now (between its
+// message_start and message_end, from an agent still connected): the
+// window paces its redraws by it.
+func (s *Session) ReplyStreaming() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.live.Streaming() && s.conn == ConnReady
+}
+
 // View returns the state to draw. prev (may be nil) is the previous View:
 // what did not change since is reused rather than copied again, so a frame
 // during streaming costs the live reply, not the whole transcript.

@@ -25,8 +25,15 @@ const burstEnd = 30 * time.Millisecond
 // draw returns how long to wait at least before the next redraw while
 // changes keep coming: FrameInterval normally, longer when a redraw was
 // costly (the app's frameGap).
+//
+// held (may be nil) says whether the current gap is to be kept even when
+// the changes pause: while a reply streams, a model writes in bursts, and
+// every pause past burstEnd would be a redraw of its own. Once held says
+// false the next pause draws at once again, so the end of the reply is on
+// screen promptly.
 type Frames struct {
 	draw func() time.Duration
+	held func() bool
 	kick chan struct{}
 	stop chan struct{}
 	once sync.Once
@@ -34,8 +41,12 @@ type Frames struct {
 }
 
 // NewFrames starts the loop that calls draw on the UI goroutine.
-func NewFrames(draw func() time.Duration) *Frames {
-	f := &Frames{draw: draw, kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+func NewFrames(draw func() time.Duration) *Frames { return NewHeldFrames(draw, nil) }
+
+// NewHeldFrames is NewFrames whose gaps are kept through pauses while held
+// says so; held is called on the loop's goroutine, and must be safe there.
+func NewHeldFrames(draw func() time.Duration, held func() bool) *Frames {
+	f := &Frames{draw: draw, held: held, kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
 	go f.loop()
 	return f
 }
@@ -64,14 +75,17 @@ func (f *Frames) loop() {
 		case <-f.kick:
 		}
 		// Wait out the gap since the last redraw while changes keep coming;
-		// burstEnd without one ends the wait.
+		// burstEnd without one ends the wait, unless the gap is held.
 	wait:
 		for {
 			left := gap - time.Since(last)
 			if left <= 0 {
 				break
 			}
-			timer.Reset(min(left, burstEnd))
+			if f.held == nil || !f.held() {
+				left = min(left, burstEnd)
+			}
+			timer.Reset(left)
 			select {
 			case <-f.stop:
 				return

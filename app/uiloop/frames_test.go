@@ -69,3 +69,40 @@ func TestFramesDrawTheEndOfABurstAtOnce(t *testing.T) {
 	testsupport.Eventually(t, "the redraw at the end of the burst, an hour before the gap ends", func() bool { return n.Load() == 2 })
 	t.Logf("the end of the burst was drawn %v after it", time.Unix(0, lastDraw.Load()).Sub(stopped))
 }
+
+// While held (a reply streaming), pauses in the changes longer than
+// burstEnd do not end the gap: a model writing in bursts is redrawn once a
+// gap, not once a pause. The bound is logical, not a speed: each redraw
+// waits the whole gap after the one before, so however slow the machine,
+// no more than elapsed/gap + 1 redraws fit.
+func TestHeldFramesKeepTheGapThroughPauses(t *testing.T) {
+	const gap = 300 * time.Millisecond
+	var n atomic.Int32
+	f := NewHeldFrames(func() time.Duration { n.Add(1); return gap }, func() bool { return true })
+	defer f.Stop()
+	start := time.Now()
+	for n.Load() < 3 || time.Since(start) < 4*gap {
+		f.Invalidate()
+		time.Sleep(3 * burstEnd) // a pause: without the hold, a redraw each
+	}
+	took := time.Since(start)
+	if got, most := n.Load(), int32(took/gap)+1; got > most {
+		t.Fatalf("%d redraws in %v of paused changes with a held %v gap; at most %d fit", got, took.Round(time.Millisecond), gap, most)
+	}
+}
+
+// Once no longer held (the reply ended), the next pause draws at once, an
+// hour before the gap is over.
+func TestFramesReleasedDrawAtTheNextPause(t *testing.T) {
+	var n atomic.Int32
+	var held atomic.Bool
+	held.Store(true)
+	f := NewHeldFrames(func() time.Duration { n.Add(1); return time.Hour }, held.Load)
+	defer f.Stop()
+	f.Invalidate()
+	testsupport.Eventually(t, "the first redraw", func() bool { return n.Load() == 1 })
+	f.Invalidate()
+	held.Store(false)
+	f.Invalidate()
+	testsupport.Eventually(t, "the redraw once released, an hour before the gap ends", func() bool { return n.Load() == 2 })
+}

@@ -86,7 +86,8 @@
 //	                        {"path":ARG,"content":five lines}, no diff, as pi's write
 //	[[long:N]]              a text of exactly N deltas
 //	[[lines:N]]             N lines, each one sentence, a blank line between them (each
-//	                        its own paragraph), 4 words a delta
+//	                        its own paragraph), 4 words a delta; [[lines:N:WORDS]]
+//	                        WORDS words a delta
 //	[[words:N]]             a long markdown answer of exactly N words (strings.Fields,
 //	                        markup and code included): headings, paragraphs, lists and
 //	                        fenced Go code, 8 words a delta

@@ -130,3 +130,19 @@ func TestMixedLineIsOneLineOfEverything(t *testing.T) {
 		}
 	}
 }
+
+func TestLinesReplyTakesWordsADelta(t *testing.T) {
+	t.Parallel()
+	few, text := longReply(t, "[[lines:500]]")
+	many, same := longReply(t, "[[lines:500:13]]")
+	if same != text {
+		t.Fatal("[[lines:500:13]] streamed another text than [[lines:500]]")
+	}
+	words := len(strings.SplitAfter(text, " "))
+	if want := (words + 12) / 13; len(many) != want {
+		t.Errorf("[[lines:500:13]]: %d deltas, want %d (13 words a delta)", len(many), want)
+	}
+	if len(many) >= len(few) {
+		t.Errorf("13 words a delta gave %d deltas, 4 gave %d", len(many), len(few))
+	}
+}

@@ -92,7 +92,7 @@ func replyDeltas(in replyInput, m *model) []string {
 	case sc.long > 0:
 		d = longDeltas(sc.long)
 	case sc.lines > 0:
-		d = chunkWords(linesText(sc.lines), lineChunk)
+		d = chunkWords(linesText(sc.lines), sc.lineChunk)
 	case sc.words > 0:
 		d = chunkWords(wordsText(sc.words), wordChunk)
 	case sc.word > 0:

@@ -19,6 +19,7 @@ type script struct {
 	retryFailures, crashCode              int
 	long, huge                            int
 	lines, words                          int // [[lines:N]], [[words:N]]
+	lineChunk                             int // [[lines:N:WORDS]]: words a delta
 	word, mixedLine                       int // [[word:BYTES]], [[mixedline:BYTES]]
 	blobChunk                             int // their delta size
 	stall                                 time.Duration
@@ -50,7 +51,7 @@ var markerPattern = regexp.MustCompile(`\[\[([a-z0-9-]+)(?::(.*?))?\]\]`)
 const Markers = "[[markdown]] [[think]] [[tool:NAME:ARG]] [[bash:CMD]] [[long:N]] [[error]] " +
 	"[[retry]] [[retry:N]] [[compact]] [[summ-retry]] [[length]] [[slow:MS]] [[branch]] [[label:NAME]] " +
 	"[[ext:select|confirm|input|editor[:timeout=MS]]] [[ext:notify|status|widget|title|editor-text[:ARG]]] " +
-	"[[lines:N]] [[words:N]] [[word:BYTES[:CHUNK]]] [[mixedline:BYTES[:CHUNK]]] " +
+	"[[lines:N[:WORDS]]] [[words:N]] [[word:BYTES[:CHUNK]]] [[mixedline:BYTES[:CHUNK]]] " +
 	"[[ext-error]] [[shutdown]] [[crash]] [[crash:CODE]] [[garbage]] [[huge:BYTES]] [[u2028]] [[crlf]] [[stall:MS]] " +
 	"[[no-id-response]] [[out-of-order]] [[split-writes]] [[child:session|group|holding[:SECONDS]]]"
 
@@ -106,7 +107,12 @@ func parseScript(text string) *script {
 		case "huge":
 			s.huge = parseSize(arg)
 		case "lines":
-			s.lines = clampInt(arg, 1, 1_000_000)
+			n, chunk, _ := strings.Cut(arg, ":")
+			s.lines = clampInt(n, 1, 1_000_000)
+			s.lineChunk = lineChunk
+			if chunk != "" {
+				s.lineChunk = clampInt(chunk, 1, 1_000_000)
+			}
 		case "words":
 			s.words = clampInt(arg, 1, 10_000_000)
 		case "word", "mixedline":

@@ -62,6 +62,7 @@ func (systemClock) AfterFunc(d time.Duration, f func()) blinkTimer { return time
 // it; the timer's own goroutine only hands work to the UI goroutine.
 type cursorBlink struct {
 	off      bool // the "Blinking cursor" setting is off: always solid
+	still    bool // the agent works (SetStreaming): solid until it is done
 	focused  bool // the editor has the keyboard (the Entry's own flag is private)
 	solid    bool // Fyne's animation is stopped and the cursor painted solid
 	applying bool // inside withoutAnimations
@@ -106,6 +107,9 @@ func (e *PromptEditor) wake() {
 		return
 	}
 	b.last = b.now()
+	if b.still {
+		return // counted from here once the agent is done
+	}
 	if b.solid {
 		b.solid = false
 		e.Entry.Refresh() // with the real App: Fyne starts its blink again
@@ -134,10 +138,45 @@ func (e *PromptEditor) blinkTimerFired() {
 	do(e.idle)
 }
 
+// holdCursor keeps the cursor solid while the agent works. Its output
+// repaints the window as it arrives, and every step of Fyne's blink is one
+// more repaint of the whole window: a dozen a second, each as costly as
+// the text on screen on a software renderer. When the agent is done the
+// cursor blinks again if the last input was less than CursorBlinkTimeout
+// ago, for what is left of it.
+func (e *PromptEditor) holdCursor(hold bool) {
+	b := &e.blink
+	if b.still == hold {
+		return
+	}
+	b.still = hold
+	if !b.focused || b.off {
+		return
+	}
+	if hold {
+		e.stopTimer()
+		if !b.solid {
+			e.stopBlinking()
+		}
+		return
+	}
+	left := CursorBlinkTimeout - b.now().Sub(b.last)
+	if left <= 0 {
+		return
+	}
+	b.solid = false
+	e.Entry.Refresh() // with the real App: Fyne starts its blink again
+	if b.timer == nil {
+		b.timer = b.clock.AfterFunc(left, e.blinkTimerFired)
+	} else {
+		b.timer.Reset(left)
+	}
+}
+
 // idle runs on the UI goroutine once the timer has fired.
 func (e *PromptEditor) idle() {
 	b := &e.blink
-	if !b.focused || b.off || b.solid {
+	if !b.focused || b.off || b.still || b.solid {
 		return
 	}
 	if b.now().Sub(b.last) < CursorBlinkTimeout {

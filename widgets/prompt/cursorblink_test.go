@@ -364,3 +364,48 @@ func TestPromptEditorStopBlinkTimer(t *testing.T) {
 		t.Fatalf("after StopBlinkTimer: %d armed, %d fired", r.clock.pending(), r.clock.fired)
 	}
 }
+
+// While the agent streams the cursor is solid, typing included; when it is
+// done the cursor blinks for what is left of the timeout after the last
+// input.
+func TestPromptEditorCursorSolidWhileStreaming(t *testing.T) {
+	r := newBlinkRig(t)
+	r.checkBlinking("focused")
+	r.e.SetStreaming(true)
+	r.checkSolid("streaming")
+	if r.clock.pending() != 0 {
+		t.Fatalf("%d timers armed while streaming", r.clock.pending())
+	}
+	r.clock.Advance(CursorBlinkTimeout / 2)
+	test.Type(r.e, "steer")
+	r.e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyLeft})
+	r.checkSolid("typing while streaming")
+	r.e.FocusLost()
+	r.e.FocusGained()
+	r.checkSolid("focus again while streaming")
+	r.clock.Advance(CursorBlinkTimeout / 2)
+	r.e.SetStreaming(false)
+	r.checkBlinking("done, half a timeout after the last input")
+	r.clock.Advance(CursorBlinkTimeout/2 - time.Millisecond)
+	r.checkBlinking("just before the timeout since the last input")
+	r.clock.Advance(time.Millisecond)
+	r.checkSolid("a timeout after the last input")
+	if r.e.Text() != "steer" {
+		t.Fatalf("the draft is %q", r.e.Text())
+	}
+}
+
+// A stream longer than the timeout without input leaves the cursor solid
+// and nothing armed.
+func TestPromptEditorCursorStaysSolidAfterALongStream(t *testing.T) {
+	r := newBlinkRig(t)
+	r.e.SetStreaming(true)
+	r.clock.Advance(2 * CursorBlinkTimeout)
+	r.e.SetStreaming(false)
+	r.checkSolid("done, long after the last input")
+	if r.clock.pending() != 0 {
+		t.Fatalf("%d timers armed after the stream", r.clock.pending())
+	}
+	r.e.TypedRune('x')
+	r.checkBlinking("typing after the stream")
+}

@@ -164,13 +164,15 @@ func (e *PromptEditor) Refresh() {
 	e.Entry.Refresh()
 }
 
-// SetStreaming switches Enter between sending and steering.
+// SetStreaming switches Enter between sending and steering; while the
+// agent streams the cursor is solid (holdCursor).
 func (e *PromptEditor) SetStreaming(streaming bool) {
 	if e.streaming == streaming {
 		return
 	}
 	e.streaming = streaming
 	e.updatePlaceHolder()
+	e.holdCursor(streaming)
 }
 
 // Streaming reports what SetStreaming last set.
@@ -340,9 +342,12 @@ func (e *PromptEditor) KeyUp(ev *fyne.KeyEvent) {
 func (e *PromptEditor) FocusGained() {
 	b := &e.blink
 	b.focused = true
-	if b.off {
+	if b.off || b.still {
 		b.solid = true
 		e.withoutAnimations(e.Entry.FocusGained)
+		if b.still {
+			b.last = b.now()
+		}
 		return
 	}
 	b.solid = false

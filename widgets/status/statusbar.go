@@ -232,11 +232,17 @@ func (b *StatusBar) Arrange(size fyne.Size) {
 	place(b.ctxText)
 	place(b.activity)
 
-	b.ext.Text = kit.FitText(b.extFull, max(0, size.Width-x-pad), textSize, b.ext.TextStyle)
-	es := fyne.MeasureText(b.ext.Text, textSize, b.ext.TextStyle)
+	// Refreshed only when its text changes: Fyne lays the bar out again at
+	// the paint after its figures change width, and a refresh there would
+	// mark the canvas dirty, repainting the window once more for nothing.
+	ext := kit.FitText(b.extFull, max(0, size.Width-x-pad), textSize, b.ext.TextStyle)
+	es := fyne.MeasureText(ext, textSize, b.ext.TextStyle)
 	b.ext.Move(fyne.NewPos(size.Width-pad-es.Width, mid-es.Height/2))
 	b.ext.Resize(es)
-	b.ext.Refresh()
+	if ext != b.ext.Text {
+		b.ext.Text = ext
+		b.ext.Refresh()
+	}
 }
 
 // giveWay leaves out, in a narrow bar, what matters least, so the context

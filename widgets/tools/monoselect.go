@@ -94,6 +94,9 @@ func runeOffset(s string, col int) int {
 // the column boundary nearest to it.
 func (v *MonoView) pointAt(p fyne.Position) monoPoint {
 	l := v.doc.Lines
+	if v.Cell.Width <= 0 || v.Cell.Height <= 0 {
+		return monoPoint{l.First(), 0} // no text measured yet
+	}
 	line := l.First() + int(p.Y/v.Cell.Height)
 	line = min(max(line, l.First()), max(l.End()-1, l.First()))
 	x := p.X - v.pad

@@ -183,10 +183,16 @@ func (v *MonoView) CreateRenderer() fyne.WidgetRenderer {
 
 func (v *MonoView) updateMetrics() {
 	th := v.Theme()
-	size := fyne.MeasureText("M", th.Size(v.textSize), fyne.TextStyle{Monospace: true})
-	// Rounded up: a cell a fraction too narrow would clip the end of the
-	// widest line.
-	v.Cell = fyne.NewSize(float32(math.Ceil(float64(size.Width))), kit.MonoLineHeight(th, v.textSize))
+	// The cell is measured once there is text: a view made empty (the
+	// banner's stderr tail, hidden unless the agent fails) would otherwise
+	// make Fyne parse a monospace font face, with its own copy of the 4 MB
+	// emoji font, for nothing. Once measured it follows theme changes.
+	if v.doc.Lines.Count() > 0 || v.Cell != (fyne.Size{}) {
+		size := fyne.MeasureText("M", th.Size(v.textSize), fyne.TextStyle{Monospace: true})
+		// Rounded up: a cell a fraction too narrow would clip the end of
+		// the widest line.
+		v.Cell = fyne.NewSize(float32(math.Ceil(float64(size.Width))), kit.MonoLineHeight(th, v.textSize))
+	}
 	// Horizontal padding only: the owner pads above and below, outside the
 	// scroll, so that the first visible line is never cut in half.
 	v.pad = th.Size(theme.SizeNameInnerPadding) / 2
@@ -216,8 +222,11 @@ func (v *MonoView) syncRows() {
 	if v.scroll != nil {
 		top, height = v.scroll.Offset.Y, v.scroll.Size().Height
 	}
-	from := l.First() + int(math.Floor(float64(top/v.Cell.Height)))
-	to := l.First() + int(math.Ceil(float64((top+height)/v.Cell.Height)))
+	from, to := l.First(), l.First() // nothing measured, nothing to show
+	if v.Cell.Height > 0 {
+		from = l.First() + int(math.Floor(float64(top/v.Cell.Height)))
+		to = l.First() + int(math.Ceil(float64((top+height)/v.Cell.Height)))
+	}
 	from, to = max(from, l.First()), min(to, l.End())
 
 	kept := v.rows[:0]

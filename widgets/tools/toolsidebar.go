@@ -69,7 +69,6 @@ func NewToolSidebar() *ToolSidebar {
 // meant to be called at most once a frame with every card; cards whose
 // Revision did not change cost a comparison.
 func (s *ToolSidebar) SetCards(cards []model.ToolCard) {
-	m := s.metrics()
 	changed := len(cards) != len(s.order)
 	order := s.spare[:0] // the two orders swap, so a frame allocates nothing
 	running := false
@@ -113,7 +112,19 @@ func (s *ToolSidebar) SetCards(cards []model.ToolCard) {
 			s.empty.Hide()
 		}
 	}
-	s.list.setRows(order, m)
+	s.list.setRows(order, s.rowMetrics(order))
+}
+
+// rowMetrics is metrics() when there are cards to measure, and the zero
+// value when there are none: measuring no card needs none, and metrics()
+// measures monospace text, for which Fyne parses a font face of its own,
+// with its own copy of the 4 MB emoji font, that an empty sidebar never
+// shows.
+func (s *ToolSidebar) rowMetrics(rows []*cardState) cardMetrics {
+	if len(rows) == 0 {
+		return cardMetrics{}
+	}
+	return s.metrics()
 }
 
 func (s *ToolSidebar) setFlags(st *cardState, newest, showTurn bool) {
@@ -271,7 +282,7 @@ func (r *toolSidebarRenderer) Layout(size fyne.Size) {
 	r.s.list.scroll.Resize(size)
 	e := r.s.empty
 	es := e.MinSize()
-	e.Move(fyne.NewPos(0, r.s.metrics().inner))
+	e.Move(fyne.NewPos(0, r.s.Theme().Size(theme.SizeNameInnerPadding)))
 	e.Resize(fyne.NewSize(size.Width, es.Height))
 }
 
@@ -295,5 +306,5 @@ func (r *toolSidebarRenderer) Refresh() {
 	for _, st := range s.order {
 		st.version++
 	}
-	s.list.setRows(s.order, s.metrics())
+	s.list.setRows(s.order, s.rowMetrics(s.order))
 }

@@ -62,6 +62,7 @@ var phases = []phase{
 	{"empty", "empty session: RSS, focused idle, idle after the last input, keypress → echo", (*bench).emptySession},
 	{"stream", "streaming a long reply at the paced rate", (*bench).stream},
 	{"lines", "a 500-line reply", (*bench).linesReply},
+	{"bigtext", "a 500-line reply at a model's pace (12 s): CPU-seconds over the floor's", (*bench).bigText},
 	{"words", "a 50,000-word reply", (*bench).wordsReply},
 	{"word", "a reply of one huge word", (*bench).wordReply},
 	{"mixedline", "a reply of one huge line of mixed text", (*bench).mixedLineReply},
