@@ -241,14 +241,20 @@ func (p readProblems) summary(total int) string {
 	return text + ". First problem: " + p.first + "."
 }
 
-// LoadHistory replaces the transcript and tool cards with a session's
-// stored messages in one step.
-func (s *Session) LoadHistory(msgs []rpcconn.Message) {
+// decodedFrom wraps messages read already (from a session file) as
+// convertHistory takes them, with their tool results.
+func decodedFrom(msgs []rpcconn.Message) ([]decodedMessage, map[string]*rpcconn.Message) {
 	d := make([]decodedMessage, len(msgs))
 	for i := range msgs {
 		d[i] = decodedMessage{index: i, msg: msgs[i]}
 	}
-	results := toolResults(d, nil)
+	return d, toolResults(d, nil)
+}
+
+// LoadHistory replaces the transcript and tool cards with a session's
+// stored messages in one step.
+func (s *Session) LoadHistory(msgs []rpcconn.Message) {
+	d, results := decodedFrom(msgs)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	base := s.resetHistory(len(msgs), len(msgs))

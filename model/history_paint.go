@@ -64,11 +64,7 @@ func (s *Session) CancelPaint(path string) (shown bool) {
 // firstPrompt is the file's first prompt (sessionfiles.FirstPrompt), the
 // session's title until the rest is shown.
 func (s *Session) PaintHistory(path string, msgs []rpcconn.Message, firstPrompt string, token uint64) bool {
-	d := make([]decodedMessage, len(msgs))
-	for i := range msgs {
-		d[i] = decodedMessage{index: i, msg: msgs[i]}
-	}
-	results := toolResults(d, nil)
+	d, results := decodedFrom(msgs)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if token != s.paintEpoch {
