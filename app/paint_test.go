@@ -105,6 +105,14 @@ func TestWindowPaintsASessionFromItsFile(t *testing.T) {
 			t.Fatalf("item %d was %s rev %d, is %s rev %d after the answer", i, painted.Items[i].ID, painted.Items[i].Revision, tail[i].ID, tail[i].Revision)
 		}
 	}
+	// The painted tool cards were numbered by their turns from the first
+	// paint (the file's replies counted), as the answer numbers them.
+	shown := answered.Cards[len(answered.Cards)-len(painted.Cards):]
+	for i, c := range painted.Cards {
+		if c.Turn == 0 || c.Turn != shown[i].Turn {
+			t.Fatalf("card %d: turn %d painted, %d answered", i, c.Turn, shown[i].Turn)
+		}
+	}
 	after := chatImage(t, w)
 	if !bytes.Equal(before.Pix, after.Pix) || before.Bounds() != after.Bounds() {
 		t.Fatalf("the chat area changed when the agent answered: before %s, after %s",

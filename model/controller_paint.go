@@ -53,10 +53,15 @@ func (c *Controller) paintFrom(path, local string) {
 		// The title, until the rest is shown; a file whose start cannot
 		// be read is titled by what is shown.
 		first, _ := sessionfiles.FirstPrompt(local)
+		// The turns before the end read, so that the cards are numbered
+		// from the first paint (a linear file's replies, counted by the
+		// lines' heads: some ms for 40 MB).
+		replies, linear, err := sessionfiles.CountReplies(c.ctx, local)
+		before := turnsBeforePaint(msgs, replies, linear && err == nil)
 		// Under applyMu, as the agent's answer is applied: a paint comes
 		// wholly before it or not at all.
 		c.applyMu.Lock()
-		painted := c.session.PaintHistory(path, msgs, first, token)
+		painted := c.session.PaintHistory(path, msgs, first, before, token)
 		c.applyMu.Unlock()
 		if painted {
 			trace.Mark("file-read", len(msgs))

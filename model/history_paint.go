@@ -62,8 +62,10 @@ func (s *Session) CancelPaint(path string) (shown bool) {
 // still to come. It does nothing and returns false when the token is stale:
 // the agent answered first, or the paint was cancelled.
 // firstPrompt is the file's first prompt (sessionfiles.FirstPrompt), the
-// session's title until the rest is shown.
-func (s *Session) PaintHistory(path string, msgs []rpcconn.Message, firstPrompt string, token uint64) bool {
+// session's title until the rest is shown. turnsBefore is how many turns
+// come before msgs (sessionfiles.CountReplies), negative when not known:
+// the cards then number their turns once the agent has answered.
+func (s *Session) PaintHistory(path string, msgs []rpcconn.Message, firstPrompt string, turnsBefore int, token uint64) bool {
 	d, results := decodedFrom(msgs)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -72,9 +74,9 @@ func (s *Session) PaintHistory(path string, msgs []rpcconn.Message, firstPrompt 
 	}
 	base := s.resetHistory(len(msgs), len(msgs))
 	s.convertHistory(d, base, len(msgs), results)
-	// What came before is not known yet: turn numbers wait, as they do
-	// while BeginHistory's older part is converted.
-	s.turnsPending = true
+	// Without the count of what came before, turn numbers wait, as they
+	// do while BeginHistory's older part is converted.
+	s.turnsPending, s.turnOffset = turnsBefore < 0, max(turnsBefore, 0)
 	s.firstPrompt = firstPrompt
 	s.painted = &paintMark{path: path, msgs: msgs, gen: s.histGen}
 	return true
@@ -112,4 +114,22 @@ func firstPromptIn(raw []json.RawMessage) string {
 		}
 	}
 	return ""
+}
+
+// turnsBeforePaint is how many turns come before msgs, the end of a file
+// with replies replies in all (sessionfiles.CountReplies), or -1 when the
+// count cannot be trusted.
+func turnsBeforePaint(msgs []rpcconn.Message, replies int, linear bool) int {
+	if !linear {
+		return -1
+	}
+	for _, m := range msgs {
+		if m.Role == rpcconn.RoleAssistant {
+			replies--
+		}
+	}
+	if replies < 0 {
+		return -1
+	}
+	return replies
 }

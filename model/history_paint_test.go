@@ -29,7 +29,7 @@ func paintFrom(t *testing.T, s *Session, path string) View {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !s.PaintHistory(path, msgs, first, s.PaintToken()) {
+	if !s.PaintHistory(path, msgs, first, -1, s.PaintToken()) {
 		t.Fatal("the paint was dropped")
 	}
 	v := s.View(nil)
@@ -204,7 +204,7 @@ func TestLatePaintIsDropped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.PaintHistory(file, msgs, "", token) {
+	if s.PaintHistory(file, msgs, "", -1, token) {
 		t.Fatal("a paint after the answer was applied")
 	}
 	if v := s.View(&answered); v.Rev != answered.Rev {
@@ -217,7 +217,7 @@ func TestLatePaintIsDropped(t *testing.T) {
 	if s.CancelPaint(file) {
 		t.Fatal("nothing was painted, yet CancelPaint says it was")
 	}
-	if s.PaintHistory(file, msgs, "", token) {
+	if s.PaintHistory(file, msgs, "", -1, token) {
 		t.Fatal("a cancelled paint was applied")
 	}
 }
@@ -326,4 +326,62 @@ func TestControllerUnpaintsADeclinedSwitch(t *testing.T) {
 		v := s.View(nil)
 		return len(v.Items) == 1 && v.Items[0].Kind == ChatNotice && strings.Contains(v.Items[0].Text, "declined") && s.PaintedFrom() == ""
 	})
+}
+
+// TestPaintNumbersTheTurnsFromTheFile: a linear file's replies, counted by
+// their heads, number the painted cards' turns as the agent's answer will,
+// so the answer leaves the sidebar as it is: the very same cards.
+func TestPaintNumbersTheTurnsFromTheFile(t *testing.T) {
+	file := testsupport.GeneratedSession(t, 400)
+	s := NewSession()
+	s.SetState(rpcconn.SessionState{SessionFile: file})
+	msgs, err := sessionfiles.ReadTranscriptTail(context.Background(), file, PaintTail())
+	if err != nil {
+		t.Fatal(err)
+	}
+	replies, linear, err := sessionfiles.CountReplies(context.Background(), file)
+	before := turnsBeforePaint(msgs, replies, linear && err == nil)
+	if before <= 0 {
+		t.Fatalf("%d turns before the end of a linear session of 400 entries (%d replies, linear %v, %v)", before, replies, linear, err)
+	}
+	if !s.PaintHistory(file, msgs, "", before, s.PaintToken()) {
+		t.Fatal("the paint was dropped")
+	}
+	painted := s.View(nil)
+	if len(painted.Cards) == 0 {
+		t.Fatal("no tool cards painted")
+	}
+	h := s.BeginHistory(testsupport.AnswerMessages(t, file), nil)
+	answered := s.View(&painted)
+	if !sameBacking(answered.Cards, painted.Cards) {
+		t.Fatalf("the answer changed the cards painted:\n painted %+v\nanswered %+v", painted.Cards[0], answered.Cards[0])
+	}
+	h.Finish(context.Background())
+	want := oneStep(t, file)
+	// The painted cards are the last of the whole session's, turns and all.
+	got := withoutRevisions(s.View(&answered).Cards)
+	all := withoutRevisions(want.Cards)
+	if len(got) != len(all) {
+		t.Fatalf("%d cards after the answer, %d in one step", len(got), len(all))
+	}
+	shown := withoutRevisions(painted.Cards)
+	for i, c := range shown {
+		if w := all[len(all)-len(shown)+i]; c.Turn != w.Turn || c.Turn == 0 {
+			t.Fatalf("painted card %d: turn %d, the whole session numbers it %d", i, c.Turn, w.Turn)
+		}
+	}
+}
+
+// turnsBeforePaint trusts only a linear count that covers the end read.
+func TestTurnsBeforePaint(t *testing.T) {
+	msgs := []rpcconn.Message{{Role: rpcconn.RoleUser}, {Role: rpcconn.RoleAssistant}, {Role: "toolResult"}, {Role: rpcconn.RoleAssistant}}
+	for _, c := range []struct {
+		replies int
+		linear  bool
+		want    int
+	}{{10, true, 8}, {2, true, 0}, {1, true, -1}, {10, false, -1}} {
+		if got := turnsBeforePaint(msgs, c.replies, c.linear); got != c.want {
+			t.Errorf("%d replies, linear %v: %d turns before, want %d", c.replies, c.linear, got, c.want)
+		}
+	}
 }
