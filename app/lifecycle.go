@@ -53,6 +53,14 @@ func (w *Window) quitApp() {
 }
 
 func (w *Window) quit() {
+	if w.exitOnHang {
+		// Also when what hangs is the UI goroutine itself, where neither
+		// the bound below nor the one after the loop can end the loop.
+		exitUnlessGone(quitBound, func() {
+			w.flushDrafts()
+			os.Exit(1)
+		})
+	}
 	w.keepForNextStart()
 	tabs := append([]*Tab(nil), w.tabs...)
 	for _, t := range tabs {

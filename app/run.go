@@ -35,6 +35,7 @@ func Run(args []string) int {
 			panic(r)
 		}
 	}()
+	w.exitOnHang = true
 	stopSignals := onSignals(w)
 	stopProfiles := trace.StartProfiles()
 	defer stopProfiles()

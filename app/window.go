@@ -49,6 +49,10 @@ type Window struct {
 	focused   bool
 	quitOnce  sync.Once
 	loopEnded atomic.Bool
+	// exitOnHang is set by Run, the app's own process: there a quit that
+	// hangs anywhere ends the process after quitBound (exitUnlessGone).
+	// Tests quitting windows in theirs leave it unset.
+	exitOnHang bool
 	// closing counts the agents of closed tabs still shutting down: the
 	// app does not exit before they are gone.
 	closing sync.WaitGroup
