@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"knightcode.ai/desktop/app/uiloop"
+	"knightcode.ai/desktop/internal/trace"
 	"knightcode.ai/desktop/widgets/kit"
 )
 
@@ -56,11 +57,9 @@ func (w *Window) quit() {
 	if w.exitOnHang {
 		// Also when what hangs is the UI goroutine itself, where neither
 		// the bound below nor the one after the loop can end the loop.
-		exitUnlessGone(quitBound, func() {
-			w.flushDrafts()
-			os.Exit(1)
-		})
+		exitUnlessGone(quitBound, w.finishWithoutLoop)
 	}
+	trace.Mark("quit")
 	w.keepForNextStart()
 	tabs := append([]*Tab(nil), w.tabs...)
 	for _, t := range tabs {
@@ -79,10 +78,14 @@ func (w *Window) quit() {
 			shutdownAll(tabs)
 			w.closing.Wait()
 		})
+		trace.Mark("agents-down")
 		// Once Fyne's loop has ended, fyne.Do would run Quit here, on a
 		// goroutine, after the graphics library is gone.
 		if !w.loopEnded.Load() {
 			uiloop.Do(w.quitApp)
+			if w.exitOnHang {
+				go w.watchLoopEnd()
+			}
 		}
 	}()
 }

@@ -35,15 +35,17 @@ func Run(args []string) int {
 			panic(r)
 		}
 	}()
-	w.exitOnHang = true
+	w.exitOnHang, w.loopReturned = true, make(chan struct{})
 	stopSignals := onSignals(w)
 	stopProfiles := trace.StartProfiles()
 	defer stopProfiles()
 	trace.Mark("show")
 	defer w.trim.cancel()
 	w.ShowAndRun()
+	trace.Mark("run-returned")
+	close(w.loopReturned)
 	stopSignals()
-	if !shutdownWithin(shutdownBound, w.shutdown) {
+	if !shutdownWithin(shutdownBound, w.finish) {
 		return 1
 	}
 	return 0

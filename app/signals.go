@@ -25,10 +25,7 @@ func onSignals(w *Window) (stop func()) {
 		case <-done:
 			return
 		}
-		exitUnlessGone(quitBound, func() {
-			w.flushDrafts()
-			os.Exit(1)
-		})
+		exitUnlessGone(quitBound, w.finishWithoutLoop)
 		w.do(func() {
 			w.keepForNextStart()
 			w.Quit()

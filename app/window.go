@@ -53,6 +53,10 @@ type Window struct {
 	// hangs anywhere ends the process after quitBound (exitUnlessGone).
 	// Tests quitting windows in theirs leave it unset.
 	exitOnHang bool
+	// loopReturned is closed by Run once ShowAndRun returned (nil
+	// outside Run); shutdownOnce runs the shutdown after the loop once.
+	loopReturned chan struct{}
+	shutdownOnce sync.Once
 	// closing counts the agents of closed tabs still shutting down: the
 	// app does not exit before they are gone.
 	closing sync.WaitGroup
