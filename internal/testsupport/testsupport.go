@@ -15,11 +15,17 @@ import (
 	"knightcode.ai/desktop/rpcconn/rpctest"
 )
 
-// Eventually waits up to 30 s for cond, polling every 10 ms, and fails the
-// test naming what it waited for.
+// EventuallyWait bounds Eventually: a condition holds as soon as it holds,
+// so the bound only decides how long a failing test takes. Some conditions
+// wait for a timer of the app's own (a prompt is marked not taken after
+// 10 s): on a busy machine 30 s was not 10 times that (issue 22).
+const EventuallyWait = 2 * time.Minute
+
+// Eventually waits up to EventuallyWait for cond, polling every 10 ms, and
+// fails the test naming what it waited for.
 func Eventually(tb testing.TB, what string, cond func() bool) {
 	tb.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(EventuallyWait)
 	for !cond() {
 		if time.Now().After(deadline) {
 			tb.Fatalf("timed out waiting: %s", what)
