@@ -72,12 +72,16 @@ func TestFetchRefusesWhatALyingHostAnnounces(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// Ending the ssh command does not end the host's shell blocked in
-	// opening the FIFO (no pty, no hangup): a writer that comes and goes
-	// lets it read an empty file and finish, instead of staying behind
-	// under PID 1 after the test.
+	// Ending the ssh command does not end the host's shell (no pty, no
+	// hangup), which goes on to open the FIFO, maybe only after the test
+	// (a busy machine): a writer held while the FIFO is removed lets a cp
+	// already waiting read an empty file, and one coming later finds no
+	// file, so none stays behind under PID 1. O_RDWR opens a FIFO on Linux
+	// without waiting for a reader.
 	defer func() {
-		if f, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+		f, err := os.OpenFile(fifo, os.O_RDWR, 0)
+		os.Remove(fifo)
+		if err == nil {
 			f.Close()
 		}
 	}()
