@@ -1,0 +1,125 @@
+package gitwork
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+)
+
+// Runner runs git in a folder of the machine the folder is on. The app has
+// two: Local, and one over SSH for a remote tab. Paths it is given (dir,
+// the files named in env) are that machine's paths.
+type Runner interface {
+	// Git runs git with args in dir and returns its standard output. env
+	// adds variables (NAME=value) to git's environment; stdin, when not nil,
+	// is its standard input. A failure is a *GitError with git's own words.
+	Git(ctx context.Context, dir string, env []string, stdin []byte, args ...string) ([]byte, error)
+	// Remove deletes a file this package made (a temporary index); a file
+	// already gone is not an error.
+	Remove(ctx context.Context, path string) error
+}
+
+// GitError is git refusing: the command and what git said, so the window
+// can show git's own words.
+type GitError struct {
+	Args   []string
+	Stderr string
+	Exit   int
+	Err    error // set when git could not be run at all
+}
+
+func (e *GitError) Error() string {
+	words := strings.TrimSpace(e.Stderr)
+	if words == "" && e.Err != nil {
+		words = e.Err.Error()
+	}
+	if words == "" {
+		words = fmt.Sprintf("exit status %d", e.Exit)
+	}
+	sub := ""
+	if len(e.Args) > 0 {
+		sub = " " + e.Args[0]
+	}
+	return "git" + sub + ": " + words
+}
+
+// Words is what git said, for a dialog.
+func (e *GitError) Words() string {
+	if w := strings.TrimSpace(e.Stderr); w != "" {
+		return w
+	}
+	return e.Error()
+}
+
+// Local runs the git found on PATH on this machine.
+type Local struct {
+	// Program is git's path; empty means "git" from PATH.
+	Program string
+}
+
+// inheritedGitVariables would point git at another repository than the
+// folder's: set when the app was started from a git hook or an alias.
+var inheritedGitVariables = []string{
+	"GIT_DIR=", "GIT_WORK_TREE=", "GIT_INDEX_FILE=", "GIT_OBJECT_DIRECTORY=",
+	"GIT_ALTERNATE_OBJECT_DIRECTORIES=", "GIT_PREFIX=", "GIT_NAMESPACE=", "GIT_COMMON_DIR=",
+	"GIT_CEILING_DIRECTORIES=", "GIT_LITERAL_PATHSPECS=", "GIT_GLOB_PATHSPECS=",
+	"GIT_NOGLOB_PATHSPECS=", "GIT_ICASE_PATHSPECS=", "GIT_EDITOR=", "GIT_PAGER=",
+}
+
+func (l Local) Git(ctx context.Context, dir string, env []string, stdin []byte, args ...string) ([]byte, error) {
+	program := l.Program
+	if program == "" {
+		program = "git"
+	}
+	cmd := exec.CommandContext(ctx, program, args...)
+	cmd.Dir = dir
+	cmd.Env = withoutInherited(os.Environ())
+	cmd.Env = append(cmd.Env, "GIT_TERMINAL_PROMPT=0", "GIT_PAGER=cat", "PAGER=cat")
+	cmd.Env = append(cmd.Env, env...)
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	var out, errb bytes.Buffer
+	cmd.Stdout = &out
+	cmd.Stderr = &errb
+	err := cmd.Run()
+	if err == nil {
+		return out.Bytes(), nil
+	}
+	ge := &GitError{Args: args, Stderr: errb.String(), Exit: -1}
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		ge.Exit = exit.ExitCode()
+	} else {
+		ge.Err = err
+	}
+	if ctx.Err() != nil {
+		ge.Err = ctx.Err()
+	}
+	return out.Bytes(), ge
+}
+
+func (Local) Remove(_ context.Context, path string) error {
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+func withoutInherited(environ []string) []string {
+	kept := environ[:0:0]
+next:
+	for _, kv := range environ {
+		for _, prefix := range inheritedGitVariables {
+			if strings.HasPrefix(kv, prefix) {
+				continue next
+			}
+		}
+		kept = append(kept, kv)
+	}
+	return kept
+}
