@@ -25,6 +25,9 @@ type composer struct {
 	nextImage    int
 	// editing is the earlier prompt being edited to send again, or nil.
 	editing *editingPrompt
+	// beforeEditSend (may be nil) runs before an edited prompt is sent
+	// again, and sends it: the tab offers to restore the files too.
+	beforeEditSend func(id string, send func())
 	// referenceNote is the draft as a dropped file's reference left it,
 	// while the note offering to undo that shows.
 	referenceNote string

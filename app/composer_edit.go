@@ -14,6 +14,9 @@ type editingPrompt struct {
 	id, original string
 	ordinal      int
 	savedDraft   string
+	// sending is set once Enter was pressed: a second Enter while the
+	// files are looked at does not send it twice.
+	sending bool
 }
 
 // editPrompt puts an earlier prompt into the editor to be edited; sending
@@ -66,11 +69,27 @@ func (c *composer) sendEdit(text string, images []model.Image, accepted func()) 
 	if e == nil {
 		return false
 	}
-	c.editing = nil
-	c.prompt.SetNote("")
-	c.prompt.Editor.Clear()
-	c.controller.SendEdited(e.ordinal, e.original, text, images, accepted)
-	c.scrollToBottom()
+	send := func() {
+		if c.editing != e {
+			return // cancelled, or another edit began, while the files were looked at
+		}
+		c.editing = nil
+		c.prompt.SetNote("")
+		c.prompt.Editor.Clear()
+		c.controller.SendEdited(e.ordinal, e.original, text, images, accepted)
+		c.scrollToBottom()
+	}
+	if c.beforeEditSend == nil {
+		send()
+		return true
+	}
+	if !e.sending {
+		e.sending = true
+		c.beforeEditSend(e.id, func() {
+			e.sending = false
+			send()
+		})
+	}
 	return true
 }
 

@@ -29,6 +29,7 @@ func (t *Tab) restart() {
 	} else if st := resolveStart(t.flags, t.settings, systemLookup, os.Getwd); st.agent != "" {
 		t.started = st
 		t.controller.SetOptions(t.startOptions())
+		t.watchFolder()
 	}
 	t.controller.Restart()
 }
@@ -45,6 +46,7 @@ func (t *Tab) connect() {
 		}
 		t.controller = model.NewController(t.session, t, t.startOptions())
 	}
+	t.watchFolder()
 	t.controller.OnReady = func() {
 		t.do(func() {
 			t.panels.ready = true

@@ -63,6 +63,9 @@ type Tab struct {
 	modelSetup *modelSetup
 	// trust asks about the folder's own agent files.
 	trust *folderTrust
+	// git keeps the folder's checkpoints; restore puts files back.
+	git     *folderGit
+	restore *fileRestore
 
 	above, below *prompt.ExtensionBlocks
 	// draft keeps what the tab has not sent, and brings it back.
@@ -92,6 +95,8 @@ func newTab(shell *Window, flags Flags) *Tab {
 	t.files = &agentFiles{tabHost: host}
 	t.draft = newTabDraft(t, shell.drafts)
 	t.trust = newFolderTrust(t)
+	t.git = newFolderGit(checkpointDirs(a))
+	t.restore = &fileRestore{tabHost: host, git: t.git}
 	t.frames = uiloop.NewHeldFrames(t.drawPaced, t.session.ReplyStreaming)
 	t.dialogs = &dialogQueue{parent: t.win, do: t.do, stack: t.modals,
 		respond: func(id string, ans model.Answer) {
@@ -128,6 +133,8 @@ func (t *Tab) build() {
 	t.chat = chat.NewChatView()
 	t.chat.OnToolChipTapped = func(id string) { t.sidebar.Select(id) }
 	t.chat.SetOnEditPrompt(t.composer.editPrompt)
+	t.chat.SetOnRestoreFiles(t.restore.restoreBefore)
+	t.composer.beforeEditSend = t.restore.offerWithEdit
 	// A prompt the agent has not taken: back into the editor, or out
 	// again to a restarted agent, once.
 	t.chat.SetOnStuckPrompt(func(string) {

@@ -41,16 +41,26 @@ func (r *Repo) Changes(ctx context.Context, base string) (present string, files 
 		return "", nil, err
 	}
 	s.close(ctx)
-	baseTree, err := r.baseTree(ctx, base)
-	if err != nil {
-		return "", nil, err
-	}
-	out, err := r.git(ctx, nil, nil, "diff-tree", "-r", "-z", "-M", "--raw", "--numstat", baseTree, s.Tree)
-	if err != nil {
-		return "", nil, err
-	}
-	files, err = parseRawNumstat(out)
+	files, err = r.Between(ctx, base, s.Tree)
 	return s.Tree, files, err
+}
+
+// Between compares two states: checkpoints' commits or trees ("" for
+// HEAD), e.g. the checkpoints before two turns, for one turn's changes.
+func (r *Repo) Between(ctx context.Context, from, to string) ([]FileChange, error) {
+	fromTree, err := r.baseTree(ctx, from)
+	if err != nil {
+		return nil, err
+	}
+	toTree, err := r.baseTree(ctx, to)
+	if err != nil {
+		return nil, err
+	}
+	out, err := r.git(ctx, nil, nil, "diff-tree", "-r", "-z", "-M", "--raw", "--numstat", fromTree, toTree)
+	if err != nil {
+		return nil, err
+	}
+	return parseRawNumstat(out)
 }
 
 // baseTree resolves a base for Changes: a commit or tree id, or "" for

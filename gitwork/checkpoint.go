@@ -99,6 +99,16 @@ func (r *Repo) Checkpoints(ctx context.Context, session string) ([]Checkpoint, e
 	return r.listCheckpoints(ctx, refPrefix+SessionKey(session)+"/")
 }
 
+// AllCheckpoints lists every session's checkpoints in the repository,
+// oldest first: a message's checkpoint is found by time (BeforeMessage),
+// since a fork or an edited resend carries the message into another
+// session file.
+func (r *Repo) AllCheckpoints(ctx context.Context) ([]Checkpoint, error) {
+	list, err := r.listCheckpoints(ctx, refPrefix)
+	sort.SliceStable(list, func(i, j int) bool { return list[i].Time.Before(list[j].Time) })
+	return list, err
+}
+
 func (r *Repo) listCheckpoints(ctx context.Context, prefix string) ([]Checkpoint, error) {
 	out, err := r.git(ctx, nil, nil, "for-each-ref", "--format=%(refname)%09%(objectname)", prefix)
 	if err != nil {
@@ -150,6 +160,26 @@ func BeforeTurn(list []Checkpoint, turn int) (Checkpoint, bool) {
 		if list[i].Kind == BeforePrompt && list[i].Turn == turn {
 			return list[i], true
 		}
+	}
+	return Checkpoint{}, false
+}
+
+// BeforeMessage is the checkpoint taken just before a user message went
+// out: the newest one taken before prompts after the message before it
+// (after, zero for the first) and no later than the agent took this one
+// (sent). list is oldest first. A checkpoint taken for the message before
+// is never the answer, so a message that went out without one (a failed
+// checkpoint) has none.
+func BeforeMessage(list []Checkpoint, after, sent time.Time) (Checkpoint, bool) {
+	for i := len(list) - 1; i >= 0; i-- {
+		c := list[i]
+		if c.Kind != BeforePrompt || c.Time.After(sent) {
+			continue
+		}
+		if !c.Time.After(after) {
+			return Checkpoint{}, false
+		}
+		return c, true
 	}
 	return Checkpoint{}, false
 }

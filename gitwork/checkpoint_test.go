@@ -210,3 +210,28 @@ func TestPrune(t *testing.T) {
 		}
 	}
 }
+
+func TestBeforeMessage(t *testing.T) {
+	at := func(s int) time.Time { return time.Unix(1000+int64(s), 0) }
+	list := []Checkpoint{
+		{Commit: "c1", Kind: BeforePrompt, Time: at(1)},  // before message 1 (sent at 2)
+		{Commit: "r1", Kind: BeforeRestore, Time: at(3)}, // a restore's undo: never a message's
+		{Commit: "c2", Kind: BeforePrompt, Time: at(5)},  // before message 2 (sent at 6)
+		{Commit: "c3", Kind: BeforePrompt, Time: at(9)},  // before message 4 (sent at 10); message 3 (sent at 8) had none
+	}
+	for _, tc := range []struct {
+		after, sent time.Time
+		want        string
+	}{
+		{time.Time{}, at(2), "c1"},
+		{at(2), at(6), "c2"},
+		{at(6), at(8), ""}, // c2 belongs to the message before
+		{at(8), at(10), "c3"},
+		{time.Time{}, at(0), ""},
+	} {
+		c, ok := BeforeMessage(list, tc.after, tc.sent)
+		if got := c.Commit; got != tc.want || ok != (tc.want != "") {
+			t.Errorf("BeforeMessage(after %v, sent %v) = %q %v, want %q", tc.after.Unix(), tc.sent.Unix(), got, ok, tc.want)
+		}
+	}
+}

@@ -43,7 +43,11 @@ func (r *Repo) Diff(ctx context.Context, from, to, path, oldPath string) (FileDi
 		return FileDiff{}, err
 	}
 	args := append([]string{"diff-tree", "-p", "-M"}, diffFlags...)
-	args = append(args, fromTree, to, "--", path)
+	toTree, err := r.baseTree(ctx, to)
+	if err != nil {
+		return FileDiff{}, err
+	}
+	args = append(args, fromTree, toTree, "--", path)
 	if oldPath != "" && oldPath != path {
 		args = append(args, oldPath)
 	}

@@ -76,6 +76,11 @@ type Controller struct {
 	applyMu sync.Mutex
 	// OnReady (may be nil) runs once the agent is connected and loaded.
 	OnReady func()
+	// BeforePrompt (may be nil) runs before every prompt, steer and
+	// follow-up is written to the agent, on the sending goroutine, never
+	// the UI one: the window keeps a checkpoint of the folder there. ctx
+	// ends when the prompt is taken back.
+	BeforePrompt func(ctx context.Context)
 	// remote is set when the agent runs on an SSH host.
 	remote *remoteAgent
 	// capturing takes the notifications of a command whose output a

@@ -190,6 +190,7 @@ func (c *Controller) Send(text string, sent []Image, followUp bool, accepted fun
 func (c *Controller) sendPrompt(conn *rpcconn.Conn, p rpcconn.Prompt, accepted func(), invalidate bool) {
 	ctx, cancel := context.WithTimeout(c.ctx, longTimeout)
 	defer cancel()
+	c.beforePrompt(ctx)
 	if err := conn.Prompt(ctx, p); err != nil {
 		var exited *rpcconn.ExitError
 		switch {
@@ -257,4 +258,10 @@ func (c *Controller) Escape() {
 		}
 		return conn.Abort(ctx)
 	})
+}
+
+func (c *Controller) beforePrompt(ctx context.Context) {
+	if c.BeforePrompt != nil {
+		c.BeforePrompt(ctx)
+	}
 }

@@ -75,6 +75,9 @@ func (c *Controller) track(f *inflight) {
 func (c *Controller) deliverTracked(conn *rpcconn.Conn, f *inflight) {
 	ctx := f.ctx
 	defer f.cancel()
+	// Before the stuck timer: the checkpoint's time is ours, not the
+	// agent's silence.
+	c.beforePrompt(ctx)
 	// Stuck: no answer, and nothing else from the agent either, for
 	// notReadingAfter. An agent that answers a prompt only once its
 	// command is done (pi 0.73.1, an extension's dialog open) is busy,

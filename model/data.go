@@ -99,6 +99,11 @@ type ChatItem struct {
 	Blocks []ChatBlock
 	Images []Thumbnail
 
+	// Sent is when the agent took a user message (its own timestamp), zero
+	// while it is waiting: the message's checkpoint is the one taken just
+	// before, whatever session file it is now in (a fork keeps it).
+	Sent time.Time
+
 	// Streaming is true while the reply is still arriving.
 	Streaming bool
 	// Meta is a short line such as "Fake Thinker · 12:04".

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"knightcode.ai/desktop/rpcconn"
 )
@@ -406,7 +407,11 @@ func (s *Session) prependHistory(p *Session) {
 func (s *Session) historyItem(m rpcconn.Message) (ChatItem, bool) {
 	switch m.Role {
 	case rpcconn.RoleUser:
-		return ChatItem{Kind: ChatUser, Text: m.Content.Text(), Images: thumbnails(m.Content), Meta: messageMeta(m)}, true
+		it := ChatItem{Kind: ChatUser, Text: m.Content.Text(), Images: thumbnails(m.Content), Meta: messageMeta(m)}
+		if m.Timestamp > 0 {
+			it.Sent = time.UnixMilli(m.Timestamp)
+		}
+		return it, true
 	case rpcconn.RoleBashExecution:
 		return ChatItem{Kind: ChatBash, Command: m.Command, Text: m.Output, ExitCode: m.ExitCode,
 			Cancelled: m.Cancelled, Truncated: m.Truncated, FullOutputPath: m.FullOutputPath, Meta: messageMeta(m)}, true

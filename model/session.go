@@ -73,6 +73,8 @@ type Session struct {
 	toolMeta  map[string]*toolMeta
 	toolOrder []string
 	toolsRev  uint64
+	// toolsEnded counts live tool runs that ended (View.ToolsEnded).
+	toolsEnded uint64
 	// liveCalls are the tool calls of the reply being streamed, by
 	// content index: their cards show before they run.
 	liveCalls map[int]string

@@ -83,6 +83,7 @@ func (s *Session) toolEvent(ev rpcconn.Event) {
 	}
 	s.list(r.ToolCallID, m)
 	if r.Done && m.ended.IsZero() {
+		s.toolsEnded++
 		m.ended = s.now()
 		// The agent's own figure, where it gives one: the same as a
 		// reload of the session shows.

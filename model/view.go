@@ -54,6 +54,9 @@ type View struct {
 	BashRunning bool
 	// Retry is the automatic retry being waited for, if any.
 	Retry *RetryState
+	// ToolsEnded counts the tool runs that ended in this window: a tool
+	// may have changed files, so what shows the folder's changes looks again.
+	ToolsEnded uint64
 	// Refused are the agent's commands that said, when run, that they do
 	// not run here (pi 1.6's /llama: "available in interactive mode"),
 	// sorted; learned in this session, for the app to remember.
@@ -92,7 +95,7 @@ func (s *Session) ReplyStreaming() bool {
 func (s *Session) View(prev *View) View {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	v := View{Rev: s.rev}
+	v := View{Rev: s.rev, ToolsEnded: s.toolsEnded}
 	if prev != nil {
 		v.Items, v.chatRev, v.liveVer = prev.Items, prev.chatRev, prev.liveVer
 		v.Cards, v.toolsRev = prev.Cards, prev.toolsRev

@@ -34,6 +34,9 @@ type chatEnv struct {
 	// takeBack and sendAgain act on prompts the agent has not taken
 	// (Waiting and Stuck): back into the editor, or out once more.
 	takeBack, sendAgain func(id string)
+	// restoreFiles, if set, is offered on the user's sent messages: put
+	// the folder's files back as they were before the message went out.
+	restoreFiles func(id string)
 }
 
 // repaintView lays out and repaints a view whose content changed. Views

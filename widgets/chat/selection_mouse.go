@@ -109,6 +109,11 @@ func (c *chatContent) TappedSecondary(ev *fyne.PointEvent) {
 		}),
 		fyne.NewMenuItem("Select All in This Message", func() { cv.selectEntryAt(pos) }),
 	)
+	if restore := cv.env.restoreFiles; restore != nil && it.Kind == model.ChatUser && !it.Sent.IsZero() {
+		id := it.ID
+		menu.Items = append(menu.Items, fyne.NewMenuItemSeparator(),
+			fyne.NewMenuItem("Restore Files to Before This Message…", func() { restore(id) }))
+	}
 	widget.ShowPopUpMenuAtPosition(menu, cnv, ev.AbsolutePosition)
 }
 

@@ -392,6 +392,12 @@ func (cv *ChatView) SetOnStuckPrompt(takeBack, sendAgain func(id string)) {
 	cv.env.takeBack, cv.env.sendAgain = takeBack, sendAgain
 }
 
+// SetOnRestoreFiles offers, in the menu of every user message the agent
+// took, "Restore Files to Before This Message": f gets the entry's ID.
+func (cv *ChatView) SetOnRestoreFiles(f func(id string)) {
+	cv.env.restoreFiles = f
+}
+
 // SetOnEditPrompt offers Edit on the user's prompts: f gets the entry's ID
 // and its text. Set it before items are shown.
 func (cv *ChatView) SetOnEditPrompt(f func(id, text string)) {

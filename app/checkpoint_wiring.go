@@ -1,0 +1,32 @@
+package app
+
+import (
+	"context"
+
+	"knightcode.ai/desktop/model"
+)
+
+// watchFolder points the tab's git at the folder its agent works in and
+// has a checkpoint kept before every prompt goes out.
+func (t *Tab) watchFolder() {
+	if spec, ok := remoteSpec(t.flags); ok {
+		t.git.setFolder(spec.Host.Name()+":"+spec.Dir, true)
+	} else {
+		t.git.setFolder(t.started.dir, false)
+	}
+	if t.controller != nil {
+		t.controller.BeforePrompt = t.beforePrompt
+	}
+}
+
+// beforePrompt keeps the checkpoint; runs on the sending goroutine. What
+// stops checkpoints is said once, as a toast: the prompt goes out anyway.
+func (t *Tab) beforePrompt(ctx context.Context) {
+	err := t.git.takeBeforePrompt(ctx, sessionKey(t.session.SessionFile()))
+	if err == nil || t.flags.SSH != "" {
+		return
+	}
+	t.do(func() {
+		t.toasts.Show("No checkpoint of the files is kept before your messages: "+gitWords(err), model.NoticeWarning)
+	})
+}

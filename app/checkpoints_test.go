@@ -1,0 +1,161 @@
+package app
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"knightcode.ai/desktop/internal/testsupport"
+	"knightcode.ai/desktop/model"
+	"knightcode.ai/desktop/rpcconn/rpctest/llmserver"
+	"knightcode.ai/desktop/rpcconn/rpctest/pienv"
+)
+
+// gitIn runs git in dir for a test.
+func gitIn(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+func readFiles(t *testing.T, dir string, names ...string) map[string]string {
+	t.Helper()
+	got := map[string]string{}
+	for _, n := range names {
+		b, err := os.ReadFile(filepath.Join(dir, n))
+		if err == nil {
+			got[n] = string(b)
+		}
+	}
+	return got
+}
+
+func sameContents(got, want map[string]string) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for k, v := range want {
+		if got[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// userMessages are the transcript's user messages the agent took.
+func userMessages(w *Tab) []model.ChatItem {
+	var out []model.ChatItem
+	for _, it := range drawn(w).Items {
+		if it.Kind == model.ChatUser && !it.Sent.IsZero() {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// TestRealAgentRestoresFilesBeforeAMessage: pi writes a file, rewrites
+// another and deletes a third, one message each, in a git repository with
+// something staged by the user. Restoring to before the second message
+// puts back the rewritten and the deleted file and keeps the first turn's
+// new file; Undo file restore takes that back; the user's index and HEAD
+// are the same throughout. Edit & resend of the first message with
+// "Restore files and send" is a true rewind: the new file goes too.
+func TestRealAgentRestoresFilesBeforeAMessage(t *testing.T) {
+	if os.Getenv("KNIGHTCODE_E2E") != "1" && os.Getenv(pienv.BinaryEnv) == "" {
+		t.Skip("the real agent runs with KNIGHTCODE_E2E=1 (scripts/test.sh) or " + pienv.BinaryEnv + " set")
+	}
+	llm := llmserver.Start(t)
+	env := pienv.Setup(t, llm.URL())
+	dir := env.WorkDir
+	const notes, gone, made = "notes with space.txt", "-gone.txt", "made by agent.txt"
+	os.WriteFile(filepath.Join(dir, notes), []byte("one\ntwo\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, gone), []byte("bye\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "staged.txt"), []byte("s\n"), 0o644)
+	gitIn(t, dir, "init", "-q", "-b", "main")
+	gitIn(t, dir, "-c", "user.name=T", "-c", "user.email=t@example.invalid", "add", "--", notes, gone)
+	gitIn(t, dir, "-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-q", "-m", "start")
+	gitIn(t, dir, "add", "staged.txt")
+	userGit := func() string {
+		return gitIn(t, dir, "ls-files", "-s") + gitIn(t, dir, "rev-parse", "HEAD") + gitIn(t, dir, "branch", "--list")
+	}
+	user := userGit()
+	for _, kv := range env.Env {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	w := openWindowWith(t, Flags{Agent: env.Binary, Dir: dir, AgentArgs: env.Args})
+
+	turn := func(n int, prompt string) {
+		t.Helper()
+		typeAndSend(w, prompt)
+		testsupport.Eventually(t, "turn answered", func() bool {
+			return settledReply(w) && len(userMessages(w)) == n && !drawn(w).Running
+		})
+	}
+	turn(1, `Make a file [[tool:write:{"path":"made by agent.txt","content":"made\n"}]]`)
+	turn(2, `Rewrite the notes [[tool:write:{"path":"notes with space.txt","content":"rewritten\n"}]]`)
+	turn(3, `Delete one [[bash:rm -- -gone.txt]]`)
+	names := []string{notes, gone, made, "staged.txt"}
+	afterTurns := map[string]string{notes: "rewritten\n", made: "made\n", "staged.txt": "s\n"}
+	if got := readFiles(t, dir, names...); !sameContents(got, afterTurns) {
+		t.Fatalf("the agent's turns left %q", got)
+	}
+	refs := gitIn(t, dir, "for-each-ref", "refs/knightcode/")
+	if n := strings.Count(refs, "\n"); n != 3 {
+		t.Fatalf("%d checkpoints kept, want one a message:\n%s", n, refs)
+	}
+
+	second := userMessages(w)[1]
+	onUI(func() { w.restore.restoreBefore(second.ID) })
+	testsupport.Eventually(t, "the restore asked", func() bool { return strings.Contains(dialogSays(w), "go back to how they were") })
+	q := dialogSays(w)
+	for _, want := range []string{"2 files", "restore " + notes, "bring back " + gone} {
+		if !strings.Contains(q, want) {
+			t.Errorf("the question does not say %q:\n%s", want, q)
+		}
+	}
+	press(w, fyne.KeyReturn)
+	beforeSecond := map[string]string{notes: "one\ntwo\n", gone: "bye\n", made: "made\n", "staged.txt": "s\n"}
+	testsupport.Eventually(t, "files as before the second message", func() bool {
+		return sameContents(readFiles(t, dir, names...), beforeSecond)
+	})
+	if got := userGit(); got != user {
+		t.Fatalf("the restore changed the user's git:\n%s\nwas\n%s", got, user)
+	}
+
+	onUI(func() { w.restore.undo() })
+	testsupport.Eventually(t, "the restore undone", func() bool {
+		return sameContents(readFiles(t, dir, names...), afterTurns)
+	})
+
+	// Edit & resend the first message, restoring the files too.
+	first := userMessages(w)[0]
+	onUI(func() {
+		w.composer.editPrompt(first.ID, first.Text)
+		w.composer.prompt.Editor.SetTextCursorAtEnd("Just answer")
+		w.composer.prompt.Editor.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	})
+	testsupport.Eventually(t, "the offer to restore the files too", func() bool {
+		return strings.Contains(dialogSays(w), "Put them back as they were before it")
+	})
+	onUI(func() { test.Tap(findButton(t, w.win, "Restore files and send")) })
+	beforeFirst := map[string]string{notes: "one\ntwo\n", gone: "bye\n", "staged.txt": "s\n"}
+	testsupport.Eventually(t, "files as before the first message, and the edit answered", func() bool {
+		texts := model.UserPrompts(w.session.View(nil).Items)
+		return sameContents(readFiles(t, dir, names...), beforeFirst) && settledReply(w) &&
+			len(texts) == 1 && texts[0] == "Just answer"
+	})
+	if got := userGit(); got != user {
+		t.Fatalf("the rewind changed the user's git:\n%s\nwas\n%s", got, user)
+	}
+}

@@ -1,0 +1,191 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"fyne.io/fyne/v2"
+
+	"knightcode.ai/desktop/gitwork"
+)
+
+// folderGit is a tab's git for its folder: the checkpoints taken before
+// prompts, the restores, and the changes pane's repository. The repository
+// is opened on first use off the UI goroutine, and one operation runs at a
+// time, so a checkpoint and a restore never work on the files together.
+// Every method but setFolder blocks: call them from background work.
+type folderGit struct {
+	mu sync.Mutex
+	// folder is the tab's working folder; remote is set for a tab whose
+	// agent works over SSH (checkpoints there are not built yet).
+	folder string
+	remote bool
+	// ownDirs holds the git directories of folders outside any repository.
+	ownDirs string
+	repo    *gitwork.Repo
+	// off says why there are no checkpoints for this folder; said once.
+	off     error
+	offSaid bool
+	// lastRestore is the checkpoint that undoes the last restore, for
+	// "Undo file restore".
+	lastRestore *gitwork.Checkpoint
+}
+
+// ownFolderLimit bounds what a folder outside git may hold to get
+// checkpoints: the app's own git directory copies every file into it, so a
+// home folder would cost minutes and gigabytes.
+const ownFolderLimit = 20000
+
+// checkpointBound bounds one checkpoint: a prompt waits for it.
+const checkpointBound = 30 * time.Second
+
+func newFolderGit(ownDirs string) *folderGit { return &folderGit{ownDirs: ownDirs} }
+
+// setFolder points g at the tab's folder (on start and restart).
+func (g *folderGit) setFolder(folder string, remote bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if folder == g.folder && remote == g.remote {
+		return
+	}
+	g.folder, g.remote = folder, remote
+	g.repo, g.off, g.offSaid, g.lastRestore = nil, nil, false, nil
+}
+
+// with runs f with the folder's repository, opening it first.
+func (g *folderGit) with(ctx context.Context, f func(*gitwork.Repo) error) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if err := g.openLocked(ctx); err != nil {
+		return err
+	}
+	return f(g.repo)
+}
+
+func (g *folderGit) openLocked(ctx context.Context) error {
+	switch {
+	case g.repo != nil:
+		return nil
+	case g.off != nil:
+		return g.off
+	case g.remote:
+		g.off = errors.New("checkpoints and the changes pane do not work over SSH yet")
+		return g.off
+	case g.folder == "":
+		return errors.New("the tab has no folder yet")
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		g.off = errors.New("git was not found: checkpoints and the changes pane need it (install git, then restart the tab)")
+		return g.off
+	}
+	repo, err := gitwork.Open(ctx, gitwork.Local{}, g.folder, gitwork.Options{OwnDirs: g.ownDirs})
+	if err != nil {
+		if ctx.Err() == nil {
+			g.off = err
+		}
+		return err
+	}
+	if repo.Own {
+		if why := ownFolderRefused(ctx, repo.Root); why != nil {
+			g.off = why
+			return why
+		}
+	}
+	g.repo = repo
+	return nil
+}
+
+// ownFolderRefused says why a folder outside git gets no checkpoints: the
+// home folder or a file system's root, or more files than ownFolderLimit.
+func ownFolderRefused(ctx context.Context, folder string) error {
+	clean := filepath.Clean(folder)
+	if home, err := os.UserHomeDir(); err == nil && clean == filepath.Clean(home) {
+		return errors.New("the folder is your home folder and not a git repository: no checkpoints are kept for it")
+	}
+	if filepath.Dir(clean) == clean {
+		return errors.New("the folder is a file system's root: no checkpoints are kept for it")
+	}
+	n, err := countFiles(ctx, clean, ownFolderLimit)
+	if err != nil {
+		return fmt.Errorf("the folder could not be read for checkpoints: %w", err)
+	}
+	if n > ownFolderLimit {
+		return fmt.Errorf("the folder is not a git repository and holds more than %d files: no checkpoints are kept for it (make it a repository with `git init` to have them)", ownFolderLimit)
+	}
+	return nil
+}
+
+// countFiles counts files under dir, stopping past limit. Folders git
+// would never keep (.git, node_modules) are skipped as git's ignore rules
+// would usually skip them.
+func countFiles(ctx context.Context, dir string, limit int) (int, error) {
+	n := 0
+	stop := errors.New("enough")
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return nil // an unreadable folder is git's to report
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if d.IsDir() {
+			if p != dir && (d.Name() == ".git" || d.Name() == "node_modules") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		n++
+		if n > limit {
+			return stop
+		}
+		return nil
+	})
+	if errors.Is(err, stop) {
+		err = nil
+	}
+	return n, err
+}
+
+// sessionKey names the tab's session in checkpoint refs: the session
+// file's name without its extension, or the tab's own name when the agent
+// keeps no file.
+func sessionKey(file string) string {
+	if file == "" {
+		return fmt.Sprintf("unsaved-%d", os.Getpid())
+	}
+	return strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+}
+
+// takeBeforePrompt keeps a checkpoint before a prompt goes out; what
+// stops it is returned for the tab to say once.
+func (g *folderGit) takeBeforePrompt(ctx context.Context, session string) (said error) {
+	ctx, cancel := context.WithTimeout(ctx, checkpointBound)
+	defer cancel()
+	err := g.with(ctx, func(r *gitwork.Repo) error {
+		_, err := r.Take(ctx, session, gitwork.BeforePrompt, 0)
+		return err
+	})
+	if err == nil || errors.Is(err, context.Canceled) {
+		return nil
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.offSaid {
+		return nil
+	}
+	g.offSaid = true
+	return err
+}
+
+// checkpointDirs is where folders outside git keep their checkpoints: the
+// app's own storage.
+func checkpointDirs(a fyne.App) string {
+	return filepath.Join(a.Storage().RootURI().Path(), "checkpoints")
+}
