@@ -63,20 +63,20 @@ func (r *Repo) Between(ctx context.Context, from, to string) ([]FileChange, erro
 	return parseRawNumstat(out)
 }
 
-// baseTree resolves a base for Changes: a commit or tree id, or "" for
-// HEAD, which is the empty tree before the first commit.
+// baseTree resolves a base: a commit or tree id as it is (git takes
+// either), "" for HEAD, which is the empty tree before the first commit.
 func (r *Repo) baseTree(ctx context.Context, base string) (string, error) {
-	if base == "" {
-		head, ok, err := r.head(ctx)
-		if err != nil {
-			return "", err
-		}
-		if !ok {
-			return r.emptyTree(ctx)
-		}
-		base = head
+	if base != "" {
+		return base, nil
 	}
-	return r.gitString(ctx, nil, "rev-parse", "--verify", "-q", base+"^{tree}")
+	head, ok, err := r.head(ctx)
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		return r.emptyTree(ctx)
+	}
+	return head, nil
 }
 
 // parseRawNumstat reads `diff-tree -z --raw --numstat`: every file's raw

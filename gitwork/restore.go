@@ -24,7 +24,7 @@ func (r *Repo) RestorePaths(ctx context.Context, session string, kind Kind, from
 		// The target is the present with those paths taken from `from`,
 		// built in an index of its own.
 		idx := &snapshot{index: r.tempIndex(), repo: r}
-		defer idx.close(ctx)
+		defer func() { _ = r.run.Remove(context.WithoutCancel(ctx), idx.index) }()
 		if _, err := r.git(ctx, idx.env(), nil, "read-tree", present.Tree); err != nil {
 			return "", err
 		}
@@ -60,9 +60,6 @@ func (r *Repo) switchTo(ctx context.Context, session string, kind Kind, turn int
 	}
 	if _, err := r.git(ctx, present.env(), nil, "read-tree", "-m", "-u", present.Tree, to); err != nil {
 		return undo, err
-	}
-	if r.Own {
-		r.keepOwnIndex(ctx, &snapshot{index: present.index, Tree: to, repo: r})
 	}
 	return undo, nil
 }

@@ -5,105 +5,121 @@ import (
 	"errors"
 	"path"
 	"strings"
+	"sync"
 	"time"
 )
 
 // snapshot is the work tree as it is now, written to git's object store:
 // tracked files and untracked ones that are not ignored. Its index (with
-// the files' stat information) is kept for a following restore, which
-// needs to know the files are as the tree says; close removes it.
+// the files' stat information) is the repository's kept index, held until
+// close, so a restore that follows knows the files are as the tree says.
 type snapshot struct {
 	Tree  string
 	index string
 	repo  *Repo
+	done  func()
 }
 
 func (s *snapshot) env() []string { return []string{"GIT_INDEX_FILE=" + s.index} }
 
-func (s *snapshot) close(ctx context.Context) {
-	if s.index != "" {
-		_ = s.repo.run.Remove(context.WithoutCancel(ctx), s.index)
-		_ = s.repo.run.Remove(context.WithoutCancel(ctx), s.index+".lock")
+func (s *snapshot) close(context.Context) {
+	if s.done != nil {
+		s.done()
+		s.done = nil
 	}
 }
 
-// takeSnapshot writes the work tree's state as a tree. It starts from a
-// copy of the user's index (HEAD's entries with the stat information the
-// user's git last saw, read by read-tree --index-output, which never
-// writes the user's index) so only files changed since are read again:
-// this is what makes every checkpoint after the first cheap on a large
-// repository.
+// keptIndexes serialises, in this process, the work on one repository's
+// kept index (by git directory): two tabs in one folder take turns.
+// Another process is kept out by git's own index.lock, which the
+// commands below wait for.
+var keptIndexes sync.Map // git dir → *sync.Mutex
+
+// keptIndex is the index the snapshots of this repository start from:
+// beside the user's (never the user's), kept between snapshots so each
+// one after the first reads again only the files changed since, which is
+// what makes checkpoints and the changes pane cheap on a large repository.
+// In the app's own git directory it is that directory's index.
+func (r *Repo) keptIndex() string {
+	if r.Own {
+		return path.Join(slashes(r.GitDir), "index")
+	}
+	return path.Join(slashes(r.GitDir), "knightcode-index")
+}
+
+// seeded marks the kept indexes seeded by this process (by git
+// directory): once per process, from the user's index, which the user's
+// own git keeps fresh meanwhile.
+var seeded sync.Map
+
+// takeSnapshot writes the work tree's state as a tree.
 func (r *Repo) takeSnapshot(ctx context.Context) (*snapshot, error) {
-	s := &snapshot{index: r.tempIndex(), repo: r}
-	head, hasHead, err := r.head(ctx)
-	if err != nil {
-		return nil, err
+	m, _ := keptIndexes.LoadOrStore(r.GitDir, &sync.Mutex{})
+	mu := m.(*sync.Mutex)
+	mu.Lock()
+	s := &snapshot{index: r.keptIndex(), repo: r, done: mu.Unlock}
+	tree, err := r.writeWorkTree(ctx, s)
+	if err != nil && !isLockBusy(err) && ctx.Err() == nil {
+		// A kept index git cannot read (a crash while it was written):
+		// made again from the user's.
+		seeded.Delete(r.GitDir)
+		_ = r.run.Remove(ctx, s.index)
+		tree, err = r.writeWorkTree(ctx, s)
 	}
-	switch {
-	case r.Own:
-		r.seedOwn(ctx, s)
-	case hasHead:
-		if err := r.seedFromUserIndex(ctx, s, head); err != nil {
-			return nil, err
-		}
-	}
-	if _, err := r.git(ctx, s.env(), nil, "add", "-A"); err != nil {
-		s.close(ctx)
-		return nil, err
-	}
-	tree, err := r.gitString(ctx, s.env(), "write-tree")
 	if err != nil {
 		s.close(ctx)
 		return nil, err
 	}
 	s.Tree = tree
-	if r.Own {
-		r.keepOwnIndex(ctx, s)
-	}
 	return s, nil
 }
 
-// seedFromUserIndex fills the snapshot's index with HEAD, taking the stat
-// information of the user's index where its entries match HEAD. The user's
-// index is locked for that moment as any git status would; a lock held by
-// the user's own git is waited for a little, then the slow way is taken.
-func (r *Repo) seedFromUserIndex(ctx context.Context, s *snapshot, head string) error {
-	for attempt := 0; attempt < 5; attempt++ {
-		_, err := r.git(ctx, nil, nil, "read-tree", "-m", "--index-output="+s.index, head)
-		if err == nil {
-			return nil
+func (r *Repo) writeWorkTree(ctx context.Context, s *snapshot) (string, error) {
+	if _, done := seeded.Load(r.GitDir); !done && !r.Own {
+		if err := r.seed(ctx, s); err != nil {
+			return "", err
 		}
-		if !isLockBusy(err) {
-			break // unmerged entries, an index git cannot read: the slow way
-		}
-		if !sleepCtx(ctx, time.Duration(50<<attempt)*time.Millisecond) {
-			return ctx.Err()
-		}
+		seeded.Store(r.GitDir, true)
 	}
+	if _, err := r.gitLocked(ctx, s.env(), nil, "add", "-A"); err != nil {
+		return "", err
+	}
+	tree, err := r.gitLocked(ctx, s.env(), nil, "write-tree")
+	return strings.TrimSpace(string(tree)), err
+}
+
+// seed makes the kept index: HEAD's entries with the stat information of
+// the user's index where its entries match HEAD, read by read-tree
+// --index-output, which never writes the user's index. Without a HEAD it
+// starts empty.
+func (r *Repo) seed(ctx context.Context, s *snapshot) error {
 	_ = r.run.Remove(ctx, s.index)
-	_, err := r.git(ctx, s.env(), nil, "read-tree", head)
+	head, hasHead, err := r.head(ctx)
+	if err != nil || !hasHead {
+		return err
+	}
+	if _, err := r.gitLocked(ctx, nil, nil, "read-tree", "-m", "--index-output="+s.index, head); err == nil {
+		return nil
+	}
+	// Unmerged entries or an index git cannot read: every file is read once.
+	_ = r.run.Remove(ctx, s.index)
+	_, err = r.git(ctx, s.env(), nil, "read-tree", head)
 	return err
 }
 
-// seedOwn gives the app's own git directory's snapshot the stat cache the
-// last one left (GitDir/index); a missing or broken one means reading every
-// file once, nothing worse.
-func (r *Repo) seedOwn(ctx context.Context, s *snapshot) {
-	own := []string{"GIT_INDEX_FILE=" + r.ownIndex()}
-	tree, err := r.gitString(ctx, own, "write-tree")
-	if err != nil {
-		return
+// gitLocked runs git, waiting a little when an index it needs is locked
+// by another git (the user's, another app's): such locks last
+// milliseconds.
+func (r *Repo) gitLocked(ctx context.Context, env []string, stdin []byte, args ...string) ([]byte, error) {
+	for attempt := 0; ; attempt++ {
+		out, err := r.git(ctx, env, stdin, args...)
+		if err == nil || !isLockBusy(err) || attempt == 6 {
+			return out, err
+		}
+		if !sleepCtx(ctx, time.Duration(25<<attempt)*time.Millisecond) {
+			return out, err
+		}
 	}
-	if _, err := r.git(ctx, own, nil, "read-tree", "-m", "--index-output="+s.index, tree); err != nil {
-		_ = r.run.Remove(ctx, s.index)
-	}
-}
-
-func (r *Repo) ownIndex() string { return path.Join(slashes(r.GitDir), "index") }
-
-// keepOwnIndex makes this snapshot's index the stat cache of the next one.
-func (r *Repo) keepOwnIndex(ctx context.Context, s *snapshot) {
-	_, _ = r.git(ctx, s.env(), nil, "read-tree", "-m", "--index-output="+r.ownIndex(), s.Tree)
 }
 
 func isLockBusy(err error) bool {
