@@ -28,28 +28,50 @@ type Runner interface {
 type GitError struct {
 	Args   []string
 	Stderr string
+	// Stdout is what git printed before it failed: a merge's conflicts
+	// are said there.
+	Stdout string
 	Exit   int
 	Err    error // set when git could not be run at all
 }
 
 func (e *GitError) Error() string {
-	words := strings.TrimSpace(e.Stderr)
+	words := e.said()
 	if words == "" && e.Err != nil {
 		words = e.Err.Error()
 	}
 	if words == "" {
 		words = fmt.Sprintf("exit status %d", e.Exit)
 	}
-	sub := ""
-	if len(e.Args) > 0 {
-		sub = " " + e.Args[0]
+	return "git " + e.Subcommand() + ": " + words
+}
+
+func (e *GitError) said() string {
+	if w := strings.TrimSpace(e.Stderr); w != "" {
+		return w
 	}
-	return "git" + sub + ": " + words
+	return strings.TrimSpace(e.Stdout)
+}
+
+// Subcommand is the git command that failed ("commit"), past the global
+// options.
+func (e *GitError) Subcommand() string {
+	for i := 0; i < len(e.Args); i++ {
+		a := e.Args[i]
+		switch {
+		case a == "-c" || a == "-C":
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			return a
+		}
+	}
+	return ""
 }
 
 // Words is what git said, for a dialog.
 func (e *GitError) Words() string {
-	if w := strings.TrimSpace(e.Stderr); w != "" {
+	if w := e.said(); w != "" {
 		return w
 	}
 	return e.Error()
@@ -90,7 +112,7 @@ func (l Local) Git(ctx context.Context, dir string, env []string, stdin []byte, 
 	if err == nil {
 		return out.Bytes(), nil
 	}
-	ge := &GitError{Args: args, Stderr: errb.String(), Exit: -1}
+	ge := &GitError{Args: args, Stderr: errb.String(), Stdout: out.String(), Exit: -1}
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {
 		ge.Exit = exit.ExitCode()
