@@ -108,6 +108,7 @@ func (t *Tab) draw() {
 		t.drawWidgets(v.Widgets, prev.Widgets)
 	}
 	t.drawn = v
+	t.right.draw(&v, &prev)
 	t.draft.follow()
 	t.probe.Drawn(v.Rev)
 	t.shell.tabDrawn(t)

@@ -33,6 +33,10 @@ type folderGit struct {
 	// off says why there are no checkpoints for this folder; said once.
 	off     error
 	offSaid bool
+	// keepDays is how long a closed session's checkpoints are kept after
+	// its last one (0: for ever): the folder's old ones are pruned when it
+	// is first used.
+	keepDays int
 	// lastRestore is the checkpoint that undoes the last restore, for
 	// "Undo file restore".
 	lastRestore *gitwork.Checkpoint
@@ -46,7 +50,29 @@ const ownFolderLimit = 20000
 // checkpointBound bounds one checkpoint: a prompt waits for it.
 const checkpointBound = 30 * time.Second
 
-func newFolderGit(ownDirs string) *folderGit { return &folderGit{ownDirs: ownDirs} }
+func newFolderGit(ownDirs string, keepDays int) *folderGit {
+	return &folderGit{ownDirs: ownDirs, keepDays: keepDays}
+}
+
+// setKeepDays follows the setting.
+func (g *folderGit) setKeepDays(days int) {
+	g.mu.Lock()
+	g.keepDays = days
+	g.mu.Unlock()
+}
+
+// sessionsInUse are the sessions this process has kept checkpoints for:
+// never pruned while it runs, however old their last checkpoint.
+var sessionsInUse sync.Map // session key → true
+
+func inUse() map[string]bool {
+	keep := map[string]bool{}
+	sessionsInUse.Range(func(k, _ any) bool {
+		keep[k.(string)] = true
+		return true
+	})
+	return keep
+}
 
 // setFolder points g at the tab's folder (on start and restart).
 func (g *folderGit) setFolder(folder string, remote bool) {
@@ -99,6 +125,12 @@ func (g *folderGit) openLocked(ctx context.Context) error {
 		}
 	}
 	g.repo = repo
+	if g.keepDays > 0 {
+		// Old checkpoints of closed sessions go; failing that is no reason
+		// to keep none.
+		before := time.Now().AddDate(0, 0, -g.keepDays)
+		_, _ = repo.Prune(ctx, before, inUse())
+	}
 	return nil
 }
 
@@ -168,6 +200,7 @@ func sessionKey(file string) string {
 func (g *folderGit) takeBeforePrompt(ctx context.Context, session string) (said error) {
 	ctx, cancel := context.WithTimeout(ctx, checkpointBound)
 	defer cancel()
+	sessionsInUse.Store(gitwork.SessionKey(session), true)
 	err := g.with(ctx, func(r *gitwork.Repo) error {
 		_, err := r.Take(ctx, session, gitwork.BeforePrompt, 0)
 		return err

@@ -15,6 +15,7 @@ var welcomeKeys = [][2]string{
 	{"Ctrl+O", "open a session"},
 	{"Ctrl+F", "find in the conversation"},
 	{"Ctrl+T", "a new tab with its own agent; Ctrl+Tab goes to the next"},
+	{"Ctrl+Shift+G", "what the agent changed: diffs, revert, stage, commit"},
 	{"/", "the agent's commands and prompt templates"},
 }
 

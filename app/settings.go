@@ -14,6 +14,10 @@ const (
 	prefTheme     = "ui.theme"
 	prefTextSize  = "ui.textsize"
 	prefBlink     = "ui.cursorblink"
+	// prefCheckpointDays: checkpoints of sessions not open are pruned
+	// after this many days without a new one; 0 keeps them.
+	prefCheckpointDays = "checkpoints.days"
+	prefWorktreeDir    = "worktrees.dir"
 	// prefRecentActions are the palette's commands last run, most recent
 	// first (palette_recent.go).
 	prefRecentActions = "palette.recent"
@@ -38,7 +42,19 @@ type Settings struct {
 	// BlinkCursor lets the editor's cursor blink (until 10 s without
 	// input); off, it is always solid.
 	BlinkCursor bool
+	// CheckpointDays is how long the checkpoints of a closed session are
+	// kept after its last one (0: for ever).
+	CheckpointDays int
+	// WorktreeDir is where "New tab in a worktree…" puts worktrees; empty:
+	// beside the repository.
+	WorktreeDir string
 }
+
+// checkpointDayChoices are the Settings dialog's choices for CheckpointDays.
+var checkpointDayChoices = []struct {
+	name string
+	days int
+}{{"1 day", 1}, {"1 week", 7}, {"30 days", 30}, {"90 days", 90}, {"Keep them", 0}}
 
 // LoadSettings reads the settings.
 func LoadSettings(p fyne.Preferences) Settings {
@@ -49,6 +65,9 @@ func LoadSettings(p fyne.Preferences) Settings {
 		Theme:       p.StringWithFallback(prefTheme, ThemeSystem),
 		TextScale:   p.FloatWithFallback(prefTextSize, 1),
 		BlinkCursor: p.BoolWithFallback(prefBlink, true),
+
+		CheckpointDays: p.IntWithFallback(prefCheckpointDays, 30),
+		WorktreeDir:    p.String(prefWorktreeDir),
 	}
 }
 
@@ -60,6 +79,8 @@ func (s Settings) Save(p fyne.Preferences) {
 	p.SetString(prefTheme, s.Theme)
 	p.SetFloat(prefTextSize, s.TextScale)
 	p.SetBool(prefBlink, s.BlinkCursor)
+	p.SetInt(prefCheckpointDays, s.CheckpointDays)
+	p.SetString(prefWorktreeDir, s.WorktreeDir)
 }
 
 // splitArgs reads one argument per line, so arguments may hold spaces

@@ -59,6 +59,20 @@ func (t *Tab) showSettings() {
 	}
 	blink := kit.NewDialogCheck("Blinking cursor", k.Keys())
 	blink.SetChecked(t.settings.BlinkCursor)
+	var keepNames []string
+	for _, c := range checkpointDayChoices {
+		keepNames = append(keepNames, c.name)
+	}
+	keep := kit.NewChoice(keepNames, k.Keys())
+	keep.SetSelected("30 days")
+	for _, c := range checkpointDayChoices {
+		if c.days == t.settings.CheckpointDays {
+			keep.SetSelected(c.name)
+		}
+	}
+	worktrees := kit.NewDialogEntry(k.Keys())
+	worktrees.SetText(t.settings.WorktreeDir)
+	worktrees.SetPlaceHolder("empty: beside the repository")
 	st := t.started
 	items := []*widget.FormItem{
 		widget.NewFormItem("Agent", container.NewVBox(agent, inUseLabel(st.agentInUse()))),
@@ -67,6 +81,10 @@ func (t *Tab) showSettings() {
 		widget.NewFormItem("Theme", themes),
 		widget.NewFormItem("Text size", size),
 		widget.NewFormItem("Cursor", blink),
+		widget.NewFormItem("Checkpoints", container.NewVBox(keep,
+			inUseLabel("of a closed session are deleted this long after its last message"))),
+		widget.NewFormItem("Worktrees", container.NewVBox(worktrees,
+			inUseLabel("where \"New tab in a worktree…\" makes them"))),
 	}
 	k.focus = agent
 	save := func() {
@@ -81,6 +99,13 @@ func (t *Tab) showSettings() {
 			}
 		}
 		s.BlinkCursor = blink.Checked
+		s.WorktreeDir = strings.TrimSpace(worktrees.Text)
+		for _, c := range checkpointDayChoices {
+			if c.name == keep.Selected() {
+				s.CheckpointDays = c.days
+				t.git.setKeepDays(c.days)
+			}
+		}
 		agentChanged := s.AgentPath != t.settings.AgentPath || strings.Join(s.AgentArgs, "\n") != strings.Join(t.settings.AgentArgs, "\n") || s.WorkDir != t.settings.WorkDir
 		t.settings = s
 		s.Save(t.app.Preferences())

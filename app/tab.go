@@ -6,6 +6,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"knightcode.ai/desktop/app/uiloop"
+	"knightcode.ai/desktop/gitwork"
 	"knightcode.ai/desktop/internal/trace"
 	"knightcode.ai/desktop/model"
 	"knightcode.ai/desktop/widgets/chat"
@@ -66,6 +67,11 @@ type Tab struct {
 	// git keeps the folder's checkpoints; restore puts files back.
 	git     *folderGit
 	restore *fileRestore
+	// worktree is set for a tab made in a worktree of its own: its label
+	// shows the branch, and closing it asks what becomes of them.
+	worktree *gitwork.Worktree
+	// right is the pane beside the transcript: Tools and Changes.
+	right *rightPane
 
 	above, below *prompt.ExtensionBlocks
 	// draft keeps what the tab has not sent, and brings it back.
@@ -95,7 +101,7 @@ func newTab(shell *Window, flags Flags) *Tab {
 	t.files = &agentFiles{tabHost: host}
 	t.draft = newTabDraft(t, shell.drafts)
 	t.trust = newFolderTrust(t)
-	t.git = newFolderGit(checkpointDirs(a))
+	t.git = newFolderGit(checkpointDirs(a), t.settings.CheckpointDays)
 	t.restore = &fileRestore{tabHost: host, git: t.git}
 	t.frames = uiloop.NewHeldFrames(t.drawPaced, t.session.ReplyStreaming)
 	t.dialogs = &dialogQueue{parent: t.win, do: t.do, stack: t.modals,
@@ -131,7 +137,10 @@ func (t *Tab) build() {
 	t.composer = c
 	t.commands = newTabCommands(t.tabHost)
 	t.chat = chat.NewChatView()
-	t.chat.OnToolChipTapped = func(id string) { t.sidebar.Select(id) }
+	t.chat.OnToolChipTapped = func(id string) {
+		t.right.showTools()
+		t.sidebar.Select(id)
+	}
 	t.chat.SetOnEditPrompt(t.composer.editPrompt)
 	t.chat.SetOnRestoreFiles(t.restore.restoreBefore)
 	t.composer.beforeEditSend = t.restore.offerWithEdit
@@ -143,6 +152,8 @@ func (t *Tab) build() {
 		}
 	}, func(string) { t.restart() })
 	t.sidebar = tools.NewToolSidebar()
+	t.right = newRightPane(t.sidebar, newChangesPane(t.tabHost, t.git, func() string { return sessionKey(t.session.SessionFile()) }))
+	t.restore.changed = t.right.changedFiles
 	t.sidebar.OnShowAll = t.files.openAgentFile
 	t.models = palette.NewModelPicker()
 	// After a pick the keyboard goes back to the editor: a picker left
@@ -204,10 +215,10 @@ func (t *Tab) build() {
 		// Toasts show over the transcript's top right: not over the
 		// header's pickers, the find bar or the editor, which the user
 		// may just have used.
-		container.NewStack(t.chat, t.panels.welcome, t.modelSetup.object(), t.toasts.Object())), t.sidebar)
+		container.NewStack(t.chat, t.panels.welcome, t.modelSetup.object(), t.toasts.Object())), t.right.object)
 	split.Offset = 0.68
 	t.split = split
-	t.fold = newSidebarFold(split, t.sidebar)
+	t.fold = newSidebarFold(split, t.right.object)
 	header := container.New(&headerLayout{}, t.name, t.folder, t.models, t.thinking, t.fold.toggle, attachButton, settingsButton)
 	t.fold.toggled = header.Refresh
 	t.top = header

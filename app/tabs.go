@@ -71,6 +71,13 @@ func (t *Tab) working() bool { return t.drawn.Running || t.drawn.BashRunning }
 // closeTab is Ctrl+W and the tab's close button: it asks first only when
 // the tab's agent is working. The last tab closes the window.
 func (w *Window) closeTab(t *Tab) {
+	if t.worktree != nil {
+		if t != w.current {
+			w.show(t)
+		}
+		w.closeWorktree(t, func() { w.removeTab(t) })
+		return
+	}
 	if !t.working() {
 		w.removeTab(t)
 		return
@@ -200,6 +207,9 @@ func (t *Tab) label() string {
 	}
 	if spec, ok := remoteSpec(t.flags); ok {
 		folder = spec.Host.Name() + ":" + folder
+	}
+	if t.worktree != nil {
+		folder += " ⎇ " + t.worktree.Branch
 	}
 	if folder == "" {
 		return name

@@ -118,7 +118,13 @@ func NewWindow(a fyne.App, flags Flags) *Window {
 	w.win.Resize(fyne.NewSize(1200, 800))
 	w.win.SetCloseIntercept(w.requestQuit)
 	w.win.SetOnDropped(func(pos fyne.Position, uris []fyne.URI) { w.current.composer.onDropped(pos, uris) })
-	a.Lifecycle().SetOnEnteredForeground(func() { w.focused = true })
+	a.Lifecycle().SetOnEnteredForeground(func() {
+		w.focused = true
+		// Files may have changed in another program meanwhile.
+		if t := w.current; t != nil && t.right != nil {
+			t.right.changedFiles()
+		}
+	})
 	a.Lifecycle().SetOnExitedForeground(func() { w.focused = false })
 	for i, dir := range flags.folders() {
 		f := flags

@@ -141,22 +141,39 @@ func (r *Repo) MergeInto(ctx context.Context, w Worktree) error {
 // RemoveWorktree deletes the worktree's folder and, with deleteBranch, its
 // branch (even unmerged: the user was asked). git refuses a worktree with
 // uncommitted changes unless force.
-func (r *Repo) RemoveWorktree(ctx context.Context, w Worktree, force, deleteBranch bool) error {
+func (r *Repo) RemoveWorktree(ctx context.Context, w Worktree, force bool, deleteBranch bool) error {
+	// From the main worktree: the one being removed cannot run git after.
+	main, err := r.mainWorktree(ctx)
+	if err != nil {
+		return err
+	}
 	args := []string{"worktree", "remove"}
 	if force {
 		args = append(args, "--force")
 	}
-	if _, err := r.git(ctx, nil, nil, append(args, "--", w.Dir)...); err != nil {
+	if _, err := main.git(ctx, nil, nil, append(args, "--", w.Dir)...); err != nil {
 		return err
 	}
 	if !deleteBranch {
 		return nil
 	}
-	if _, err := r.git(ctx, nil, nil, "branch", "-q", "-D", "--", w.Branch); err != nil {
-		return err
+	_, err = main.git(ctx, nil, nil, "branch", "-q", "-D", "--", w.Branch)
+	return err
+}
+
+// mainWorktree is the repository as seen from its main worktree, the
+// first `git worktree list` gives.
+func (r *Repo) mainWorktree(ctx context.Context) (*Repo, error) {
+	out, err := r.git(ctx, nil, nil, "worktree", "list", "--porcelain", "-z")
+	if err != nil {
+		return nil, err
 	}
-	_, _ = r.git(ctx, nil, nil, "config", "--remove-section", "branch."+w.Branch)
-	return nil
+	first, _, _ := strings.Cut(string(out), "\x00")
+	dir, ok := strings.CutPrefix(first, "worktree ")
+	if !ok || dir == "" {
+		return nil, fmt.Errorf("git worktree list: unexpected %q", first)
+	}
+	return &Repo{run: r.run, Root: dir, GitDir: r.GitDir}, nil
 }
 
 // DefaultWorktreeDir is where a tab's worktree goes unless the user chose:

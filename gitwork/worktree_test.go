@@ -62,7 +62,7 @@ func TestWorktreeLife(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(f.dir, "b.txt")); err != nil || string(b) != "b\n" {
 		t.Fatalf("merged into main: %q %v", b, err)
 	}
-	if err := f.repo.RemoveWorktree(ctx, w, false, true); err != nil {
+	if err := wt.RemoveWorktree(ctx, w, false, true); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {

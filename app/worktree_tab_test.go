@@ -1,0 +1,140 @@
+package app
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"knightcode.ai/desktop/internal/testsupport"
+	"knightcode.ai/desktop/model"
+	"knightcode.ai/desktop/rpcconn/rpctest/llmserver"
+	"knightcode.ai/desktop/rpcconn/rpctest/pienv"
+)
+
+func tabCount(w *Tab) (n int) {
+	onUI(func() { n = len(w.shell.tabs) })
+	return n
+}
+
+// TestRealAgentWorktreeTab: a worktree's whole life. "New tab in a
+// worktree…" makes a branch and a folder beside the repository (a name
+// with a space); the new tab's pi writes a file there, the changes pane
+// commits it, and closing the tab with "Merge into main" brings the file
+// into the user's folder and deletes worktree and branch. A second
+// worktree whose file is not committed asks before deleting it.
+func TestRealAgentWorktreeTab(t *testing.T) {
+	if os.Getenv("KNIGHTCODE_E2E") != "1" && os.Getenv(pienv.BinaryEnv) == "" {
+		t.Skip("the real agent runs with KNIGHTCODE_E2E=1 (scripts/test.sh) or " + pienv.BinaryEnv + " set")
+	}
+	llm := llmserver.Start(t)
+	env := pienv.Setup(t, llm.URL())
+	dir := filepath.Join(env.WorkDir, "my repo")
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\n"), 0o644)
+	gitIn(t, dir, "init", "-q", "-b", "main")
+	gitIn(t, dir, "config", "user.name", "T")
+	gitIn(t, dir, "config", "user.email", "t@example.invalid")
+	gitIn(t, dir, "add", "a.txt")
+	gitIn(t, dir, "commit", "-q", "-m", "start")
+	for _, kv := range env.Env {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	w := openWindowWith(t, Flags{Agent: env.Binary, Dir: dir, AgentArgs: env.Args})
+
+	// branch names the dialog's first field; Enter makes the worktree.
+	ask := func(branch string) {
+		t.Helper()
+		onUI(func() { w.actionWorktreeTab() })
+		testsupport.Eventually(t, "the worktree dialog", func() bool { return dialogOpen(w) })
+		onUI(func() { w.win.Canvas().Focused().(interface{ SetText(string) }).SetText(branch) })
+		press(w, fyne.KeyReturn)
+	}
+	newWorktree := func(branch string) *Tab {
+		t.Helper()
+		before := tabCount(w)
+		ask(branch)
+		testsupport.Eventually(t, "the worktree's tab", func() bool { return tabCount(w) == before+1 })
+		var nt *Tab
+		onUI(func() { nt = w.shell.current })
+		testsupport.Eventually(t, "its agent", func() bool {
+			return nt.session.View(nil).Conn == model.ConnReady && len(nt.session.Models()) > 0
+		})
+		return nt
+	}
+
+	ask("agent/first try") // git refuses a space in a branch name, in its words
+	testsupport.Eventually(t, "git's refusal", func() bool { return strings.Contains(dialogSays(w), "not a valid branch name") })
+	press(w, fyne.KeyEscape)
+
+	nt := newWorktree("agent/first-try")
+	wtDir := filepath.Join(env.WorkDir, "my repo-worktrees", "agent-first-try")
+	if nt.worktree == nil || nt.started.dir != wtDir || nt.worktree.Base != "main" {
+		t.Fatalf("tab in %q, worktree %+v", nt.started.dir, nt.worktree)
+	}
+	var label string
+	onUI(func() { label = nt.label() })
+	if !strings.Contains(label, "agent/first-try") {
+		t.Errorf("the tab's label does not name the branch: %q", label)
+	}
+	typeAndSend(nt, `Write it [[tool:write:{"path":"from agent.txt","content":"agent\n"}]]`)
+	testsupport.Eventually(t, "the agent wrote in the worktree", func() bool {
+		return settledReply(nt) && readFiles(t, wtDir, "from agent.txt")["from agent.txt"] == "agent\n"
+	})
+	if _, err := os.Stat(filepath.Join(dir, "from agent.txt")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatal("the agent's file is in the user's folder too")
+	}
+	// Commit it from the worktree tab's changes pane.
+	onUI(func() { nt.actionChanges(); nt.right.pane.base.SetSelectedIndex(1) })
+	testsupport.Eventually(t, "listed", func() bool { return paneIdle(nt) && hasKeys(paneFiles(nt), "from agent.txt") })
+	onUI(func() { nt.right.pane.selectFile("from agent.txt") })
+	onUI(func() { nt.right.pane.stageFile() })
+	testsupport.Eventually(t, "staged", func() bool { return paneFiles(nt)["from agent.txt"] })
+	onUI(func() { nt.right.pane.commitMessage.SetText("The agent's file"); nt.right.pane.commit() })
+	testsupport.Eventually(t, "committed", func() bool {
+		return strings.Contains(gitIn(t, wtDir, "log", "-1", "--format=%s"), "The agent's file")
+	})
+
+	// Close it: merge into main.
+	onUI(func() { w.shell.closeTab(nt) })
+	testsupport.Eventually(t, "what becomes of the worktree", func() bool { return strings.Contains(dialogSays(nt), "on the branch agent/first-try") })
+	onUI(func() { test.Tap(findButton(t, w.win, "Merge into main")) })
+	testsupport.Eventually(t, "merged, the worktree gone, the tab closed", func() bool {
+		if d := dialogSays(nt); d != "" {
+			t.Logf("dialog: %s", d)
+		}
+		_, err := os.Stat(wtDir)
+		return errors.Is(err, os.ErrNotExist) && tabCount(w) == 1 &&
+			readFiles(t, dir, "from agent.txt")["from agent.txt"] == "agent\n"
+	})
+	if out := gitIn(t, dir, "branch", "--list"); strings.Contains(out, "first-try") {
+		t.Fatalf("the branch is left: %s", out)
+	}
+
+	// A second one, with a file not committed: deleting asks first.
+	nt = newWorktree("agent/second")
+	wtDir = nt.started.dir
+	os.WriteFile(filepath.Join(wtDir, "unsaved.txt"), []byte("u\n"), 0o644)
+	onUI(func() { w.shell.closeTab(nt) })
+	testsupport.Eventually(t, "what becomes of the worktree", func() bool { return strings.Contains(dialogSays(nt), "agent/second") })
+	onUI(func() { test.Tap(findButton(t, w.win, "Delete worktree and branch")) })
+	testsupport.Eventually(t, "the question about the file", func() bool { return strings.Contains(dialogSays(nt), "unsaved.txt") })
+	press(w, fyne.KeyReturn) // the default is Cancel: nothing is deleted
+	if _, err := os.Stat(filepath.Join(wtDir, "unsaved.txt")); err != nil || tabCount(w) != 2 {
+		t.Fatalf("after Cancel: %v, %d tabs", err, tabCount(w))
+	}
+	onUI(func() { w.shell.closeTab(nt) })
+	testsupport.Eventually(t, "asked again", func() bool { return strings.Contains(dialogSays(nt), "agent/second") })
+	onUI(func() { test.Tap(findButton(t, w.win, "Delete worktree and branch")) })
+	testsupport.Eventually(t, "asked about the file again", func() bool { return strings.Contains(dialogSays(nt), "unsaved.txt") })
+	onUI(func() { test.Tap(findButton(t, w.win, "Delete them")) })
+	testsupport.Eventually(t, "deleted", func() bool {
+		_, err := os.Stat(wtDir)
+		return errors.Is(err, os.ErrNotExist) && tabCount(w) == 1
+	})
+}
