@@ -1,0 +1,241 @@
+package changes
+
+import (
+	"image/color"
+	"strconv"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+	"knightcode.ai/desktop/widgets/kit"
+)
+
+// drawMargin is how many lines above and below the view have objects too,
+// so that a small scroll shows lines already drawn.
+const drawMargin = 8
+
+// diffBody is the scrolled content of a DiffView: as tall as all its lines,
+// with objects only for those in view.
+type diffBody struct {
+	widget.BaseWidget
+	v *DiffView
+
+	m       diffMetrics
+	stamp   kit.LookStamp
+	valid   bool
+	gen     uint64 // bumps when the lines or the look change
+	maxCell int    // the widest shown line, in cells
+	maxNum  int    // the largest line number
+
+	hl      highlights
+	shown   kit.DrawnLines
+	objects []fyne.CanvasObject
+	drawing bool
+}
+
+// diffMetrics are the sizes and colours lines are drawn with.
+type diffMetrics struct {
+	cell           fyne.Size
+	textSize, rowH float32
+	pad            float32
+	oldRight       float32 // where the old numbers end (right-aligned)
+	newRight       float32
+	signX, textX   float32
+
+	fg, dim, added, removed, addBg, delBg, band, bandText color.Color
+}
+
+var _ fyne.Tappable = (*diffBody)(nil)
+
+func newDiffBody(v *DiffView) *diffBody {
+	b := &diffBody{v: v}
+	b.ExtendBaseWidget(b)
+	return b
+}
+
+// reset forgets what was drawn and lexed, for new lines or actions.
+func (b *diffBody) reset() {
+	b.gen++
+	b.valid = false
+	b.shown.Clear()
+	b.objects = b.objects[:0]
+	b.maxCell, b.maxNum = 0, 0
+	for _, l := range b.v.lines {
+		b.maxCell = max(b.maxCell, cellsOf(l.Text))
+		b.maxNum = max(b.maxNum, l.Old, l.New)
+	}
+	b.hl.reset(len(b.v.lines))
+}
+
+// measure works out the metrics for the current look.
+func (b *diffBody) measure() {
+	th := b.v.Theme()
+	st := kit.LookStampOf(th)
+	if b.valid && b.stamp == st {
+		return
+	}
+	if b.valid { // the look changed: colours and sizes of every line
+		b.gen++
+		b.shown.Clear()
+		b.hl.reset(len(b.v.lines))
+	}
+	m := &b.m
+	m.textSize = th.Size(theme.SizeNameText) - 1
+	m.cell, _ = fyne.CurrentApp().Driver().RenderedTextSize("M", m.textSize, fyne.TextStyle{Monospace: true}, nil)
+	m.rowH = float32(int(m.cell.Height + 2))
+	m.pad = th.Size(theme.SizeNameInnerPadding) / 2
+	digits := float32(max(len(strconv.Itoa(b.maxNum)), 3))
+	m.oldRight = m.pad + digits*m.cell.Width
+	m.newRight = m.oldRight + m.cell.Width + digits*m.cell.Width
+	m.signX = m.newRight + m.cell.Width
+	m.textX = m.signX + 1.5*m.cell.Width
+	m.fg = kit.ResolveColor(th, theme.ColorNameForeground)
+	m.dim = kit.ResolveColor(th, theme.ColorNamePlaceHolder)
+	m.added = kit.ResolveColor(th, theme.ColorNameSuccess)
+	m.removed = kit.ResolveColor(th, theme.ColorNameError)
+	m.addBg = kit.Tint(m.added, 0x2a)
+	m.delBg = kit.Tint(m.removed, 0x2a)
+	m.band = kit.Tint(kit.ResolveColor(th, theme.ColorNamePrimary), 0x24)
+	m.bandText = kit.ResolveColor(th, theme.ColorNamePrimary)
+	b.stamp, b.valid = st, true
+}
+
+func (b *diffBody) MinSize() fyne.Size {
+	b.measure()
+	m := &b.m
+	return fyne.NewSize(m.textX+float32(b.maxCell)*m.cell.Width+2*m.pad, float32(len(b.v.lines))*m.rowH)
+}
+
+// draw gives objects to the lines in view and a margin around, reusing
+// those already drawn.
+func (b *diffBody) draw() {
+	if b.drawing {
+		return
+	}
+	view := b.v.scroll.Size()
+	if len(b.v.lines) == 0 || b.v.note.Text != "" || view.Height <= 0 {
+		b.shown.Clear()
+		b.objects = b.objects[:0]
+		return
+	}
+	b.measure()
+	top := b.v.scroll.Offset.Y
+	first := max(int(top/b.m.rowH)-drawMargin, 0)
+	last := min(int((top+view.Height)/b.m.rowH)+1+drawMargin, len(b.v.lines))
+	b.drawing = true
+	b.lexAround(first, last)
+	b.shown.Sync(first, max(first, last), b)
+	b.drawing = false
+	b.objects = b.shown.AppendTo(b.objects[:0])
+	kit.RequestFrame(b)
+}
+
+// LineSig implements kit's lineSource.
+func (b *diffBody) LineSig(i int) uint64 {
+	h := kit.NewSigHash().Num(b.gen).F32(b.Size().Width).Flag(b.hl.ready(i))
+	if b.v.lines[i].Kind == '@' { // its buttons keep to the view's right edge
+		h = h.F32(b.v.scroll.Offset.X).F32(b.v.scroll.Size().Width)
+	}
+	return uint64(h)
+}
+
+// LineTop implements kit's lineSource: every line is as tall.
+func (b *diffBody) LineTop(i int) float32 { return float32(i) * b.m.rowH }
+
+// BuildLine implements kit's lineSource: the line's band, numbers, sign
+// and coloured text.
+func (b *diffBody) BuildLine(i int) []fyne.CanvasObject {
+	m := &b.m
+	l := b.v.lines[i]
+	y := b.LineTop(i)
+	var objs []fyne.CanvasObject
+	band := func(c color.Color) {
+		r := canvas.NewRectangle(c)
+		r.Move(fyne.NewPos(0, y))
+		r.Resize(fyne.NewSize(b.Size().Width, m.rowH))
+		objs = append(objs, r)
+	}
+	text := func(s string, x float32, c color.Color, style fyne.TextStyle) {
+		style.Monospace = true
+		t := &canvas.Text{Text: s, Color: c, TextSize: m.textSize, TextStyle: style}
+		t.Move(fyne.NewPos(x, y+1))
+		t.Resize(fyne.NewSize(float32(cellsOf(s))*m.cell.Width, m.cell.Height))
+		objs = append(objs, t)
+	}
+	number := func(n int, right float32) {
+		if n > 0 {
+			s := strconv.Itoa(n)
+			text(s, right-float32(len(s))*m.cell.Width, m.dim, fyne.TextStyle{})
+		}
+	}
+	switch l.Kind {
+	case '@':
+		band(m.band)
+		text(l.Text, m.pad, m.bandText, fyne.TextStyle{})
+		return append(objs, b.hunkButtons(l.Hunk, y)...)
+	case '\\':
+		text(l.Text, m.textX, m.dim, fyne.TextStyle{Italic: true})
+		return objs
+	case '+':
+		band(m.addBg)
+		text("+", m.signX, m.added, fyne.TextStyle{})
+	case '-':
+		band(m.delBg)
+		text("-", m.signX, m.removed, fyne.TextStyle{})
+	}
+	number(l.Old, m.oldRight)
+	number(l.New, m.newRight)
+	runs := b.hl.runsOf(i)
+	if runs == nil {
+		if l.Text != "" {
+			text(l.Text, m.textX, m.fg, fyne.TextStyle{})
+		}
+		return objs
+	}
+	col := 0
+	for _, r := range runs {
+		if r.Color != nil {
+			text(r.Text, m.textX+float32(col)*m.cell.Width, r.Color, fyne.TextStyle{Italic: r.Italic})
+		}
+		col += cellsOf(r.Text)
+	}
+	return objs
+}
+
+// hunkButtons are the action buttons of hunk's header row at y, kept to
+// the right edge of the view whatever the sideways scroll.
+func (b *diffBody) hunkButtons(hunk int, y float32) []fyne.CanvasObject {
+	labels := b.v.labels
+	objs := make([]fyne.CanvasObject, 0, len(labels))
+	x := b.v.scroll.Offset.X + b.v.scroll.Size().Width - b.m.pad
+	for k := len(labels) - 1; k >= 0; k-- {
+		label := labels[k]
+		btn := kit.NewMiniLinkButton(label, func() {
+			if f := b.v.OnHunkAction; f != nil {
+				f(hunk, label)
+			}
+		})
+		s := btn.MinSize()
+		s.Height = min(s.Height, b.m.rowH)
+		x -= s.Width
+		btn.Move(fyne.NewPos(x, y+(b.m.rowH-s.Height)/2))
+		btn.Resize(s)
+		x -= b.m.pad
+		objs = append(objs, btn)
+	}
+	return objs
+}
+
+// Tapped gives the view the keyboard.
+func (b *diffBody) Tapped(*fyne.PointEvent) { b.v.focus() }
+
+func (b *diffBody) CreateRenderer() fyne.WidgetRenderer { return &diffBodyRenderer{b: b} }
+
+type diffBodyRenderer struct{ b *diffBody }
+
+func (r *diffBodyRenderer) Layout(fyne.Size)             { r.b.draw() }
+func (r *diffBodyRenderer) MinSize() fyne.Size           { return r.b.MinSize() }
+func (r *diffBodyRenderer) Refresh()                     { r.b.draw() }
+func (r *diffBodyRenderer) Objects() []fyne.CanvasObject { return r.b.objects }
+func (r *diffBodyRenderer) Destroy()                     {}
