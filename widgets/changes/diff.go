@@ -108,7 +108,7 @@ func ParseUnified(text string) []Line {
 			oldStart, newStart = hunkStarts(s)
 			continue
 		}
-		if strings.HasPrefix(s, "diff --git ") {
+		if hunk >= 0 && strings.HasPrefix(s, "diff --git ") {
 			flush() // the next file's diff: its hunks are not this file's
 			return out
 		}

@@ -31,7 +31,7 @@ type fileRow struct {
 
 func (l *FileList) newRow() fyne.CanvasObject {
 	r := &fileRow{fl: l, KeyRow: kit.KeyRow{List: l.list}, staged: canvas.NewCircle(nil)}
-	r.status = &canvas.Text{TextStyle: fyne.TextStyle{Bold: true, Monospace: true}}
+	r.status = &canvas.Text{TextStyle: fyne.TextStyle{Bold: true}}
 	r.dir, r.name = &canvas.Text{}, &canvas.Text{}
 	r.added, r.deleted = &canvas.Text{}, &canvas.Text{}
 	r.ExtendBaseWidget(r)
