@@ -81,7 +81,7 @@ func (b *diffBody) measure() {
 		b.hl.reset(len(b.v.lines))
 	}
 	m := &b.m
-	m.textSize = th.Size(theme.SizeNameText) - 1
+	m.textSize = th.Size(theme.SizeNameText)
 	m.cell, _ = fyne.CurrentApp().Driver().RenderedTextSize("M", m.textSize, fyne.TextStyle{Monospace: true}, nil)
 	m.rowH = float32(int(m.cell.Height + 2))
 	m.pad = th.Size(theme.SizeNameInnerPadding) / 2

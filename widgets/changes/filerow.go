@@ -126,8 +126,12 @@ func (r *fileRow) Arrange(size fyne.Size) {
 	// The counts sit at the right edge, removed last.
 	r.added.Text, r.deleted.Text = counts(r.f)
 	r.added.Color, r.deleted.Color = kit.ResolveColor(th, theme.ColorNameSuccess), kit.ResolveColor(th, theme.ColorNameError)
-	if r.deleted.Text == "" {
+	// A zero says nothing happened on that side: dimmed, as are the words.
+	if r.deleted.Text == "" || r.f.Added == 0 {
 		r.added.Color = dim
+	}
+	if r.f.Deleted == 0 {
+		r.deleted.Color = dim
 	}
 	right := size.Width - inner
 	right -= place(r.deleted, right-r.deleted.MinSize().Width)
