@@ -32,6 +32,9 @@ type FileList struct {
 	files   []File
 	list    *kit.KeyList
 	setting bool
+	// reveal is set when a row was selected before the list had a
+	// height: the List scrolled for a height of zero, past the row.
+	reveal bool
 }
 
 // NewFileList is an empty file list.
@@ -64,6 +67,7 @@ func (l *FileList) Set(files []File) {
 	l.setting = true
 	l.list.Reset(keep)
 	l.setting = false
+	l.reveal = l.list.Size().Height <= 0
 }
 
 // Selected is the selected file and its row, ok false when none is.
@@ -76,7 +80,10 @@ func (l *FileList) Selected() (int, File, bool) {
 }
 
 // Select selects row i (clamped) as the user would, calling OnSelect.
-func (l *FileList) Select(i int) { l.list.SelectRow(i) }
+func (l *FileList) Select(i int) {
+	l.list.SelectRow(i)
+	l.reveal = l.list.Size().Height <= 0
+}
 
 // Files is what the list shows.
 func (l *FileList) Files() []File { return l.files }
@@ -86,6 +93,23 @@ func (l *FileList) FocusLost()                 { l.list.FocusLost() }
 func (l *FileList) TypedKey(ev *fyne.KeyEvent) { l.list.TypedKey(ev) }
 func (l *FileList) TypedRune(r rune)           { l.list.TypedRune(r) }
 
-func (l *FileList) CreateRenderer() fyne.WidgetRenderer {
-	return widget.NewSimpleRenderer(l.list)
+func (l *FileList) CreateRenderer() fyne.WidgetRenderer { return &fileListRenderer{l: l} }
+
+type fileListRenderer struct{ l *FileList }
+
+func (r *fileListRenderer) Layout(size fyne.Size) {
+	l := r.l
+	l.list.Resize(size)
+	if l.reveal && size.Height > 0 {
+		l.reveal = false
+		l.list.ScrollToTop()
+		if l.list.Sel >= 0 {
+			l.list.ScrollTo(l.list.Sel)
+		}
+	}
 }
+
+func (r *fileListRenderer) MinSize() fyne.Size           { return r.l.list.MinSize() }
+func (r *fileListRenderer) Refresh()                     { r.l.list.Refresh() }
+func (r *fileListRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.l.list} }
+func (r *fileListRenderer) Destroy()                     {}

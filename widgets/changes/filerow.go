@@ -117,7 +117,10 @@ func (r *fileRow) Arrange(size fyne.Size) {
 
 	r.status.Text = string(r.f.Status)
 	r.status.Color = statusColor(th, r.f.Status)
-	x := inner + place(r.status, inner) + pad
+	place(r.status, inner)
+	// The paths line up whatever the letter: its column is as wide as the
+	// widest.
+	x := inner + fyne.MeasureText("M", r.status.TextSize, r.status.TextStyle).Width + pad
 	dot := th.Size(theme.SizeNameCaptionText) / 2
 	r.staged.Move(fyne.NewPos(x, (size.Height-dot)/2))
 	r.staged.Resize(fyne.NewSquareSize(dot))
