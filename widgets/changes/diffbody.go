@@ -43,7 +43,7 @@ type diffMetrics struct {
 	newRight       float32
 	signX, textX   float32
 
-	fg, dim, added, removed, addBg, delBg, band, bandText color.Color
+	fg, dim, added, removed, addBg, delBg, band, bandText, selection color.Color
 }
 
 var _ fyne.Tappable = (*diffBody)(nil)
@@ -98,6 +98,7 @@ func (b *diffBody) measure() {
 	m.delBg = kit.Tint(m.removed, 0x2a)
 	m.band = kit.Tint(kit.ResolveColor(th, theme.ColorNamePrimary), 0x24)
 	m.bandText = kit.ResolveColor(th, theme.ColorNamePrimary)
+	m.selection = kit.ResolveColor(th, theme.ColorNameSelection)
 	b.stamp, b.valid = st, true
 }
 
@@ -133,7 +134,7 @@ func (b *diffBody) draw() {
 
 // LineSig implements kit's lineSource.
 func (b *diffBody) LineSig(i int) uint64 {
-	h := kit.NewSigHash().Num(b.gen).F32(b.Size().Width).Flag(b.hl.ready(i))
+	h := kit.NewSigHash().Num(b.gen).F32(b.Size().Width).Flag(b.hl.ready(i)).Flag(b.v.sel.has(i))
 	if b.v.lines[i].Kind == '@' { // its buttons keep to the view's right edge
 		h = h.F32(b.v.scroll.Offset.X).F32(b.v.scroll.Size().Width)
 	}
@@ -162,6 +163,9 @@ func (b *diffBody) BuildLine(i int) []fyne.CanvasObject {
 		t.Move(fyne.NewPos(x, y+1))
 		t.Resize(fyne.NewSize(float32(cellsOf(s))*m.cell.Width, m.cell.Height))
 		objs = append(objs, t)
+	}
+	if b.v.sel.has(i) { // under the line's own band, which tints it
+		band(m.selection)
 	}
 	number := func(n int, right float32) {
 		if n > 0 {

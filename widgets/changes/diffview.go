@@ -29,6 +29,7 @@ type DiffView struct {
 	lines   []Line // diff.Lines as shown: tabs expanded, long lines cut
 	labels  []string
 	focused bool
+	sel     lineSelection
 
 	body   *diffBody
 	scroll *container.Scroll
@@ -42,7 +43,7 @@ var (
 
 // NewDiffView is an empty diff view.
 func NewDiffView() *DiffView {
-	v := &DiffView{note: &canvas.Text{}}
+	v := &DiffView{note: &canvas.Text{}, sel: noSelection()}
 	v.body = newDiffBody(v)
 	v.scroll = container.NewScroll(v.body)
 	v.scroll.OnScrolled = func(fyne.Position) { v.body.draw() }
@@ -54,6 +55,7 @@ func NewDiffView() *DiffView {
 func (v *DiffView) Set(d Diff) {
 	v.diff = d
 	v.lines = shownLines(d.Lines)
+	v.sel = noSelection()
 	v.body.reset()
 	v.scroll.Offset = fyne.Position{}
 	v.note.Text = ""
@@ -116,14 +118,22 @@ func (v *DiffView) TypedKey(ev *fyne.KeyEvent) {
 		v.ScrollTo(0, 0)
 	case fyne.KeyEnd:
 		v.ScrollTo(0, v.body.MinSize().Height)
+	case fyne.KeyEscape:
+		v.sel = noSelection()
+		v.body.draw()
 	}
 }
 
-// TypedShortcut copies the whole diff for Ctrl+C.
+// TypedShortcut copies the selected lines for Ctrl+C, or the whole diff
+// when none are selected.
 func (v *DiffView) TypedShortcut(s fyne.Shortcut) {
 	if _, ok := s.(*fyne.ShortcutCopy); ok {
+		text := v.SelectedText()
+		if text == "" {
+			text = v.Text()
+		}
 		if a := fyne.CurrentApp(); a != nil {
-			a.Clipboard().SetContent(v.Text())
+			a.Clipboard().SetContent(text)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"knightcode.ai/desktop/widgets/kit"
 	_ "knightcode.ai/desktop/widgets/widgettest" // in-place background work, queued Later
@@ -199,5 +200,37 @@ func TestParseUnifiedRoundTrip(t *testing.T) {
 	}
 	if l := lines[len(lines)-1]; l.New != 21 || l.Hunk != 1 {
 		t.Errorf("the last line is %+v", l)
+	}
+}
+
+func TestDiffViewCopiesSelectedLines(t *testing.T) {
+	v, _ := showDiff(t, goDiff(30))
+	row := func(i int, shift bool) *desktop.MouseEvent {
+		ev := &desktop.MouseEvent{Button: desktop.MouseButtonPrimary}
+		ev.Position = fyne.NewPos(200, v.body.LineTop(i)+v.body.m.rowH/2)
+		if shift {
+			ev.Modifier = fyne.KeyModifierShift
+		}
+		return ev
+	}
+	v.body.MouseDown(row(8, false))
+	v.body.MouseDown(row(6, true))
+	v.TypedShortcut(&fyne.ShortcutCopy{})
+	want := "-\treturn \"old\"\n-\treturn \"old\"\n+\treturn \"new\"\n"
+	if got := fyne.CurrentApp().Clipboard().Content(); got != want {
+		t.Fatalf("Ctrl+C with lines 6-8 selected copied %q, want %q", got, want)
+	}
+	selected := 0
+	for i := range v.lines {
+		if v.body.hl.ready(i) && v.sel.has(i) {
+			selected++
+		}
+	}
+	if selected != 3 {
+		t.Errorf("%d lines drawn selected, want 3", selected)
+	}
+	v.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if v.SelectedText() != "" {
+		t.Errorf("Esc left %q selected", v.SelectedText())
 	}
 }
