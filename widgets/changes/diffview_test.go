@@ -221,8 +221,8 @@ func TestDiffViewCopiesSelectedLines(t *testing.T) {
 		t.Fatalf("Ctrl+C with lines 6-8 selected copied %q, want %q", got, want)
 	}
 	selected := 0
-	for i := range v.lines {
-		if v.body.hl.ready(i) && v.sel.has(i) {
+	for _, o := range v.body.objects {
+		if r, ok := o.(*canvas.Rectangle); ok && r.FillColor == v.body.m.selection {
 			selected++
 		}
 	}
