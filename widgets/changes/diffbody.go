@@ -62,7 +62,7 @@ func (b *diffBody) reset() {
 	b.objects = b.objects[:0]
 	b.maxCell, b.maxNum = 0, 0
 	for _, l := range b.v.lines {
-		b.maxCell = max(b.maxCell, cellsOf(l.Text))
+		b.maxCell = max(b.maxCell, shownCells(l.Text))
 		b.maxNum = max(b.maxNum, l.Old, l.New)
 	}
 	b.hl.reset(len(b.v.lines))
@@ -149,6 +149,7 @@ func (b *diffBody) LineTop(i int) float32 { return float32(i) * b.m.rowH }
 func (b *diffBody) BuildLine(i int) []fyne.CanvasObject {
 	m := &b.m
 	l := b.v.lines[i]
+	l.Text = b.v.shown.text(i)
 	y := b.LineTop(i)
 	var objs []fyne.CanvasObject
 	band := func(c color.Color) {

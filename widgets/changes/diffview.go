@@ -26,7 +26,8 @@ type DiffView struct {
 	OnHunkAction func(hunk int, label string)
 
 	diff    Diff
-	lines   []Line // diff.Lines as shown: tabs expanded, long lines cut
+	lines   []Line     // diff.Lines
+	shown   shownTexts // their texts as drawn
 	labels  []string
 	focused bool
 	sel     lineSelection
@@ -54,7 +55,8 @@ func NewDiffView() *DiffView {
 // Set shows d from its top.
 func (v *DiffView) Set(d Diff) {
 	v.diff = d
-	v.lines = shownLines(d.Lines)
+	v.lines = d.Lines
+	v.shown = newShownTexts(d.Lines)
 	v.sel = noSelection()
 	v.body.reset()
 	v.scroll.Offset = fyne.Position{}

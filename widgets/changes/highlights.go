@@ -61,6 +61,7 @@ func (b *diffBody) lexChunk(c int) {
 	var oldText, newText []string
 	var oldAt, newAt []int // the chunk's line of each text line
 	for k, l := range lines {
+		l.Text = b.v.shown.text(c*hlChunk + k)
 		switch l.Kind {
 		case ' ':
 			oldText, oldAt = append(oldText, l.Text), append(oldAt, -1)

@@ -12,18 +12,29 @@ const maxLineCells = 1000
 // tabWidth is the chat's code blocks' tab stop.
 const tabWidth = 4
 
-// shownLines is lines as the view draws them: tabs expanded, long lines
-// cut at maxLineCells, control characters (drawn as boxes) as spaces.
-// Lines that need none of it share their text with the input.
-func shownLines(lines []Line) []Line {
-	out := make([]Line, len(lines))
-	for i, l := range lines {
-		out[i] = l
-		if needsCleaning(l.Text) {
-			out[i].Text = cleanLine(l.Text)
+// shownTexts are the lines' texts as the view draws them: tabs expanded,
+// long lines cut at maxLineCells, control characters (drawn as boxes) as
+// spaces. Each is made when its line is first drawn or lexed, so that Set
+// costs nothing a line; lines that need no cleaning share their text.
+type shownTexts struct {
+	lines []Line
+	texts []string
+	made  []bool
+}
+
+func newShownTexts(lines []Line) shownTexts {
+	return shownTexts{lines: lines, texts: make([]string, len(lines)), made: make([]bool, len(lines))}
+}
+
+func (s *shownTexts) text(i int) string {
+	if !s.made[i] {
+		t := s.lines[i].Text
+		if needsCleaning(t) {
+			t = cleanLine(t)
 		}
+		s.texts[i], s.made[i] = t, true
 	}
-	return out
+	return s.texts[i]
 }
 
 func needsCleaning(s string) bool {
@@ -62,5 +73,22 @@ func cleanLine(s string) string {
 	return b.String()
 }
 
-// cellsOf is how many cells a shown line takes (one a rune).
+// shownCells is how many cells raw text takes once shown (tabs expanded,
+// cut at maxLineCells), without making the shown text.
+func shownCells(s string) int {
+	cells := 0
+	for _, r := range s {
+		if r == '\t' {
+			cells += tabWidth - cells%tabWidth
+		} else {
+			cells++
+		}
+		if cells >= maxLineCells {
+			return maxLineCells
+		}
+	}
+	return cells
+}
+
+// cellsOf is how many cells a shown text takes (one a rune).
 func cellsOf(s string) int { return utf8.RuneCountInString(s) }

@@ -3,6 +3,7 @@ package markdown
 import (
 	"image/color"
 	"strings"
+	"sync"
 
 	"github.com/alecthomas/chroma/v2/lexers"
 )
@@ -23,10 +24,7 @@ type Run struct {
 // about 0.3 MB/s): callers lex only the lines they show, off the UI
 // goroutine.
 func HighlightLines(filename string, lines []string, fg color.Color, dark bool) [][]Run {
-	lang := ""
-	if l := lexers.Match(baseName(filename)); l != nil {
-		lang = l.Config().Name
-	}
+	lang := lexerFor(baseName(filename))
 	out := make([][]Run, 0, len(lines))
 	for start := 0; start < len(lines); {
 		end, size := start, 0
@@ -59,4 +57,21 @@ func HighlightLines(filename string, lines []string, fg color.Color, dark bool) 
 // file names by glob, and a directory in the path would defeat "*.go".
 func baseName(path string) string {
 	return path[strings.LastIndexByte(path, '/')+1:]
+}
+
+// lexerNames remembers the lexer chosen for a file name: lexers.Match
+// tries every lexer's globs, ~2 ms, more than lexing a screen of lines.
+// Lines are lexed on background goroutines, hence the sync.Map.
+var lexerNames sync.Map // file name → lexer name, "" for none
+
+func lexerFor(name string) string {
+	if lang, ok := lexerNames.Load(name); ok {
+		return lang.(string)
+	}
+	lang := ""
+	if l := lexers.Match(name); l != nil {
+		lang = l.Config().Name
+	}
+	lexerNames.Store(name, lang)
+	return lang
 }
