@@ -11,7 +11,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"knightcode.ai/desktop/widgets/kit"
-	_ "knightcode.ai/desktop/widgets/widgettest" // in-place background work, queued Later
+	"knightcode.ai/desktop/widgets/widgettest" // in-place background work, queued Later
 )
 
 // goDiff is a diff of a Go file of n lines in hunks of ten: a header, four
@@ -232,5 +232,29 @@ func TestDiffViewCopiesSelectedLines(t *testing.T) {
 	v.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	if v.SelectedText() != "" {
 		t.Errorf("Esc left %q selected", v.SelectedText())
+	}
+}
+
+func TestDiffViewFollowsTheTheme(t *testing.T) {
+	v, _ := showDiff(t, goDiff(40))
+	fyne.CurrentApp().Settings().SetTheme(widgettest.LightTheme())
+	v.Refresh()
+	light := v.body.m.dim // the gutter's numbers
+	fyne.CurrentApp().Settings().SetTheme(widgettest.DarkTheme())
+	v.Refresh()
+	if v.body.m.dim == light {
+		t.Fatalf("the numbers' colour is %v in both variants", light)
+	}
+	numbers := 0
+	for _, o := range v.body.objects {
+		if tx, ok := o.(*canvas.Text); ok && tx.Text == "1" {
+			numbers++
+			if tx.Color == light {
+				t.Fatalf("line 1's number kept its light-theme colour after the switch to dark")
+			}
+		}
+	}
+	if numbers == 0 {
+		t.Fatalf("line 1's number is not drawn")
 	}
 }
