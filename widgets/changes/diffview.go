@@ -2,11 +2,9 @@ package changes
 
 import (
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-	"knightcode.ai/desktop/widgets/kit"
 )
 
 // DiffView shows one file's unified diff: a gutter of old and new line
@@ -34,7 +32,8 @@ type DiffView struct {
 
 	body   *diffBody
 	scroll *container.Scroll
-	note   *canvas.Text
+	// note shows Diff.Note, wrapped: git's words can be long.
+	note *widget.Label
 }
 
 var (
@@ -44,7 +43,11 @@ var (
 
 // NewDiffView is an empty diff view.
 func NewDiffView() *DiffView {
-	v := &DiffView{note: &canvas.Text{}, sel: noSelection()}
+	v := &DiffView{sel: noSelection()}
+	v.note = widget.NewLabel("")
+	v.note.Wrapping = fyne.TextWrapWord
+	v.note.Alignment = fyne.TextAlignCenter
+	v.note.Importance = widget.LowImportance
 	v.body = newDiffBody(v)
 	v.scroll = container.NewScroll(v.body)
 	v.scroll.OnScrolled = func(fyne.Position) { v.body.draw() }
@@ -60,10 +63,11 @@ func (v *DiffView) Set(d Diff) {
 	v.sel = noSelection()
 	v.body.reset()
 	v.scroll.Offset = fyne.Position{}
-	v.note.Text = ""
+	note := ""
 	if len(d.Lines) == 0 {
-		v.note.Text = d.Note
+		note = d.Note
 	}
+	v.note.SetText(note)
 	v.scroll.Refresh() // sizes the body for the new lines and draws it
 	v.body.draw()
 	v.Refresh()
@@ -155,12 +159,9 @@ type diffViewRenderer struct{ v *DiffView }
 func (r *diffViewRenderer) Layout(size fyne.Size) {
 	v := r.v
 	v.scroll.Resize(size)
-	th := v.Theme()
-	v.note.TextSize = th.Size(theme.SizeNameText)
-	v.note.Color = kit.ResolveColor(th, theme.ColorNamePlaceHolder)
-	ns := v.note.MinSize()
-	v.note.Move(fyne.NewPos(max((size.Width-ns.Width)/2, 0), th.Size(theme.SizeNameInnerPadding)*2))
-	v.note.Resize(ns)
+	pad := v.Theme().Size(theme.SizeNameInnerPadding)
+	v.note.Move(fyne.NewPos(pad, pad))
+	v.note.Resize(fyne.NewSize(max(size.Width-2*pad, 0), max(size.Height-2*pad, 0)))
 	v.body.draw()
 }
 
@@ -168,7 +169,7 @@ func (r *diffViewRenderer) MinSize() fyne.Size { return fyne.NewSize(100, 60) }
 
 func (r *diffViewRenderer) Refresh() {
 	r.Layout(r.v.Size())
-	canvas.Refresh(r.v.note)
+	r.v.note.Refresh()
 }
 
 func (r *diffViewRenderer) Objects() []fyne.CanvasObject {

@@ -172,6 +172,10 @@ func TestDiffViewKeysScroll(t *testing.T) {
 
 func TestDiffViewNote(t *testing.T) {
 	v, w := showDiff(t, goDiff(100))
+	v.Set(Diff{Path: "x.go", Note: "git said: " + strings.Repeat("fatal: a long refusal ", 20)})
+	if size := v.note.MinSize(); size.Width > 800 {
+		t.Errorf("a long note is %v wide in a view 800 wide: not wrapped", size)
+	}
 	v.Set(Diff{Path: "logo.png", Note: "Binary file"})
 	if len(v.body.objects) != 0 {
 		t.Errorf("%d line objects for a diff without lines", len(v.body.objects))
