@@ -262,3 +262,31 @@ func TestDiffViewFollowsTheTheme(t *testing.T) {
 		t.Fatalf("line 1's number is not drawn")
 	}
 }
+
+func TestDiffViewScrollsSidewaysWithButtonsInView(t *testing.T) {
+	d := goDiff(30)
+	d.Lines[2].Text = strings.Repeat("wide ", 400) // 2,000 cells, cut at maxLineCells
+	v, _ := showDiff(t, d)
+	v.SetHunkActions("Revert")
+	if w := v.body.MinSize().Width; w < float32(maxLineCells)*v.body.m.cell.Width || w > float32(maxLineCells+40)*v.body.m.cell.Width {
+		t.Fatalf("content %v wide for a line cut at %d cells", w, maxLineCells)
+	}
+	v.TypedKey(&fyne.KeyEvent{Name: fyne.KeyRight})
+	v.ScrollTo(1500, 0)
+	off, view := v.Offset(), v.scroll.Size()
+	if off.X != 1500 {
+		t.Fatalf("scrolled sideways to %v", off)
+	}
+	buttons := 0
+	for _, o := range v.body.objects {
+		if b, ok := o.(*kit.MiniButton); ok {
+			buttons++
+			if x := b.Position().X; x < off.X || x+b.Size().Width > off.X+view.Width {
+				t.Errorf("a hunk button at x %v is outside the view [%v, %v]", x, off.X, off.X+view.Width)
+			}
+		}
+	}
+	if buttons == 0 {
+		t.Fatal("no hunk buttons drawn")
+	}
+}
