@@ -39,6 +39,7 @@ type diffMetrics struct {
 	cell           fyne.Size
 	textSize, rowH float32
 	pad            float32
+	digits         float32 // cells of the widest line number
 	oldRight       float32 // where the old numbers end (right-aligned)
 	newRight       float32
 	signX, textX   float32
@@ -86,6 +87,7 @@ func (b *diffBody) measure() {
 	m.rowH = float32(int(m.cell.Height + 2))
 	m.pad = th.Size(theme.SizeNameInnerPadding) / 2
 	digits := float32(max(len(strconv.Itoa(b.maxNum)), 3))
+	m.digits = digits
 	m.oldRight = m.pad + digits*m.cell.Width
 	m.newRight = m.oldRight + m.cell.Width + digits*m.cell.Width
 	m.signX = m.newRight + m.cell.Width
@@ -105,7 +107,11 @@ func (b *diffBody) measure() {
 func (b *diffBody) MinSize() fyne.Size {
 	b.measure()
 	m := &b.m
-	return fyne.NewSize(m.textX+float32(b.maxCell)*m.cell.Width+2*m.pad, float32(len(b.v.lines))*m.rowH)
+	height := float32(b.v.rowCount()) * m.rowH
+	if b.v.split { // cut at the halves' edges: as wide as the view
+		return fyne.NewSize(0, height)
+	}
+	return fyne.NewSize(m.textX+float32(b.maxCell)*m.cell.Width+2*m.pad, height)
 }
 
 // draw gives objects to the lines in view and a margin around, reusing
@@ -115,7 +121,7 @@ func (b *diffBody) draw() {
 		return
 	}
 	view := b.v.scroll.Size()
-	if len(b.v.lines) == 0 || b.v.note.Text != "" || view.Height <= 0 {
+	if b.v.rowCount() == 0 || b.v.note.Text != "" || view.Height <= 0 {
 		b.shown.Clear()
 		b.objects = b.objects[:0]
 		return
@@ -123,7 +129,7 @@ func (b *diffBody) draw() {
 	b.measure()
 	top := b.v.scroll.Offset.Y
 	first := max(int(top/b.m.rowH)-drawMargin, 0)
-	last := min(int((top+view.Height)/b.m.rowH)+1+drawMargin, len(b.v.lines))
+	last := min(int((top+view.Height)/b.m.rowH)+1+drawMargin, b.v.rowCount())
 	b.drawing = true
 	b.lexAround(first, last)
 	b.shown.Sync(first, max(first, last), b)
@@ -132,10 +138,11 @@ func (b *diffBody) draw() {
 	kit.RequestFrame(b)
 }
 
-// LineSig implements kit's lineSource.
-func (b *diffBody) LineSig(i int) uint64 {
-	h := kit.NewSigHash().Num(b.gen).F32(b.Size().Width).Flag(b.hl.ready(i)).Flag(b.v.sel.has(i))
-	if b.v.lines[i].Kind == '@' { // its buttons keep to the view's right edge
+// LineSig implements kit's lineSource; its lines are the view's rows.
+func (b *diffBody) LineSig(r int) uint64 {
+	lo, hi := b.v.rowLines(r)
+	h := kit.NewSigHash().Num(b.gen).F32(b.Size().Width).Flag(b.hl.ready(lo)).Flag(b.hl.ready(hi)).Flag(b.v.sel.has(r))
+	if b.v.lines[lo].Kind == '@' { // its buttons keep to the view's right edge
 		h = h.F32(b.v.scroll.Offset.X).F32(b.v.scroll.Size().Width)
 	}
 	return uint64(h)
@@ -144,18 +151,77 @@ func (b *diffBody) LineSig(i int) uint64 {
 // LineTop implements kit's lineSource: every line is as tall.
 func (b *diffBody) LineTop(i int) float32 { return float32(i) * b.m.rowH }
 
-// BuildLine implements kit's lineSource: the line's band, numbers, sign
-// and coloured text.
-func (b *diffBody) BuildLine(i int) []fyne.CanvasObject {
+// lineArea is where a line is drawn: the whole row, or one half of a
+// side-by-side row.
+type lineArea struct {
+	x, w               float32 // the band
+	oldRight, newRight float32 // the number columns' right edges, 0 for none
+	signX, textX       float32
+	cols               int // text cells that fit, 0 for no limit
+}
+
+func (b *diffBody) wholeRow() lineArea {
+	m := &b.m
+	return lineArea{w: b.Size().Width, oldRight: m.oldRight, newRight: m.newRight, signX: m.signX, textX: m.textX}
+}
+
+// half is the left (old) or right (new) half of a side-by-side row.
+func (b *diffBody) half(right bool) lineArea {
+	m := &b.m
+	w := b.Size().Width / 2
+	a := lineArea{w: w}
+	if right {
+		a.x = w
+	}
+	num := a.x + m.pad + m.digits*m.cell.Width
+	if right {
+		a.newRight = num
+	} else {
+		a.oldRight = num
+	}
+	a.signX = num + m.cell.Width
+	a.textX = a.signX + 1.5*m.cell.Width
+	a.cols = max(int((a.x+w-m.pad-a.textX)/m.cell.Width), 1)
+	return a
+}
+
+// BuildLine implements kit's lineSource: row r's selection band, then its
+// line, or its two lines side by side.
+func (b *diffBody) BuildLine(r int) []fyne.CanvasObject {
+	y := b.LineTop(r)
+	var objs []fyne.CanvasObject
+	if b.v.sel.has(r) { // under the lines' own bands, which tint it
+		sel := canvas.NewRectangle(b.m.selection)
+		sel.Move(fyne.NewPos(0, y))
+		sel.Resize(fyne.NewSize(b.Size().Width, b.m.rowH))
+		objs = append(objs, sel)
+	}
+	if !b.v.split {
+		return b.buildLine(objs, r, y, b.wholeRow())
+	}
+	row := b.v.rows[r]
+	if k := b.v.lines[max(row.left, row.right)].Kind; k == '@' || k == '\\' {
+		return b.buildLine(objs, row.left, y, b.wholeRow())
+	}
+	if row.left >= 0 {
+		objs = b.buildLine(objs, row.left, y, b.half(false))
+	}
+	if row.right >= 0 {
+		objs = b.buildLine(objs, row.right, y, b.half(true))
+	}
+	return objs
+}
+
+// buildLine adds line i's band, numbers, sign and coloured text, drawn in
+// area a of the row at y, to objs.
+func (b *diffBody) buildLine(objs []fyne.CanvasObject, i int, y float32, a lineArea) []fyne.CanvasObject {
 	m := &b.m
 	l := b.v.lines[i]
 	l.Text = b.v.shown.text(i)
-	y := b.LineTop(i)
-	var objs []fyne.CanvasObject
 	band := func(c color.Color) {
 		r := canvas.NewRectangle(c)
-		r.Move(fyne.NewPos(0, y))
-		r.Resize(fyne.NewSize(b.Size().Width, m.rowH))
+		r.Move(fyne.NewPos(a.x, y))
+		r.Resize(fyne.NewSize(a.w, m.rowH))
 		objs = append(objs, r)
 	}
 	text := func(s string, x float32, c color.Color, style fyne.TextStyle) {
@@ -165,11 +231,8 @@ func (b *diffBody) BuildLine(i int) []fyne.CanvasObject {
 		t.Resize(fyne.NewSize(float32(cellsOf(s))*m.cell.Width, m.cell.Height))
 		objs = append(objs, t)
 	}
-	if b.v.sel.has(i) { // under the line's own band, which tints it
-		band(m.selection)
-	}
 	number := func(n int, right float32) {
-		if n > 0 {
+		if n > 0 && right > 0 {
 			s := strconv.Itoa(n)
 			text(s, right-float32(len(s))*m.cell.Width, m.dim, fyne.TextStyle{})
 		}
@@ -180,28 +243,35 @@ func (b *diffBody) BuildLine(i int) []fyne.CanvasObject {
 		text(l.Text, m.pad, m.bandText, fyne.TextStyle{})
 		return append(objs, b.hunkButtons(l.Hunk, y)...)
 	case '\\':
-		text(l.Text, m.textX, m.dim, fyne.TextStyle{Italic: true})
+		text(l.Text, a.textX, m.dim, fyne.TextStyle{Italic: true})
 		return objs
 	case '+':
 		band(m.addBg)
-		text("+", m.signX, m.added, fyne.TextStyle{})
+		text("+", a.signX, m.added, fyne.TextStyle{})
 	case '-':
 		band(m.delBg)
-		text("-", m.signX, m.removed, fyne.TextStyle{})
+		text("-", a.signX, m.removed, fyne.TextStyle{})
 	}
-	number(l.Old, m.oldRight)
-	number(l.New, m.newRight)
+	number(l.Old, a.oldRight)
+	number(l.New, a.newRight)
 	runs := b.hl.runsOf(i)
 	if runs == nil {
 		if l.Text != "" {
-			text(l.Text, m.textX, m.fg, fyne.TextStyle{})
+			text(cutCells(l.Text, a.cols), a.textX, m.fg, fyne.TextStyle{})
 		}
 		return objs
 	}
 	col := 0
 	for _, r := range runs {
+		if a.cols > 0 && col >= a.cols {
+			break
+		}
 		if r.Color != nil {
-			text(r.Text, m.textX+float32(col)*m.cell.Width, r.Color, fyne.TextStyle{Italic: r.Italic})
+			s := r.Text
+			if a.cols > 0 {
+				s = cutCells(s, a.cols-col)
+			}
+			text(s, a.textX+float32(col)*m.cell.Width, r.Color, fyne.TextStyle{Italic: r.Italic})
 		}
 		col += cellsOf(r.Text)
 	}

@@ -28,7 +28,9 @@ type DiffView struct {
 	shown   shownTexts // their texts as drawn
 	labels  []string
 	focused bool
-	sel     lineSelection
+	sel     lineSelection // rows, not lines, side by side
+	split   bool          // side by side
+	rows    []diffRow     // the side-by-side rows
 
 	body   *diffBody
 	scroll *container.Scroll
@@ -60,6 +62,10 @@ func (v *DiffView) Set(d Diff) {
 	v.diff = d
 	v.lines = d.Lines
 	v.shown = newShownTexts(d.Lines)
+	v.rows = nil
+	if v.split {
+		v.rows = sideRows(d.Lines)
+	}
 	v.sel = noSelection()
 	v.body.reset()
 	v.scroll.Offset = fyne.Position{}

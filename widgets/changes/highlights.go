@@ -42,9 +42,14 @@ func (h *highlights) runsOf(i int) []markdown.Run {
 	return h.runs[i]
 }
 
-// lexAround starts lexing the chunks of lines [first, last) not lexed yet.
+// lexAround starts lexing the chunks of the lines of rows [first, last)
+// not lexed yet.
 func (b *diffBody) lexAround(first, last int) {
-	for c := first / hlChunk; c*hlChunk < last; c++ {
+	if first >= last {
+		return
+	}
+	lo, hi := b.v.linesOfRows(first, last)
+	for c := lo / hlChunk; c*hlChunk <= hi; c++ {
 		if b.hl.state[c] == chunkPlain {
 			b.lexChunk(c)
 		}

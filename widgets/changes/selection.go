@@ -5,8 +5,9 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 )
 
-// lineSelection is a run of whole lines the user picked to copy: a click
-// picks one, a Shift+click extends from the first. Copy takes them as
+// lineSelection is a run of whole rows the user picked to copy: a click
+// picks one, a Shift+click extends from the first. Side by side, the
+// lines copied run from the first line the rows show to the last. Copy takes them as
 // unified-diff text, signs included, so they paste as a patch excerpt.
 type lineSelection struct {
 	anchor, end int // -1 when nothing is selected
@@ -26,10 +27,11 @@ var _ desktop.Mouseable = (*diffBody)(nil)
 // MouseDown selects the line under the pointer, or extends the selection
 // to it with Shift.
 func (b *diffBody) MouseDown(ev *desktop.MouseEvent) {
-	if ev.Button != desktop.MouseButtonPrimary || b.m.rowH <= 0 || len(b.v.lines) == 0 {
+	n := b.v.rowCount()
+	if ev.Button != desktop.MouseButtonPrimary || b.m.rowH <= 0 || n == 0 {
 		return
 	}
-	i := min(max(int(ev.Position.Y/b.m.rowH), 0), len(b.v.lines)-1)
+	i := min(max(int(ev.Position.Y/b.m.rowH), 0), n-1)
 	sel := &b.v.sel
 	if ev.Modifier&fyne.KeyModifierShift != 0 && sel.anchor >= 0 {
 		sel.end = i
@@ -45,9 +47,10 @@ func (b *diffBody) MouseUp(*desktop.MouseEvent) {}
 // SelectedText is the selected lines as unified-diff text, "" when none
 // are selected.
 func (v *DiffView) SelectedText() string {
-	if v.sel.anchor < 0 || v.sel.anchor >= len(v.diff.Lines) {
+	if v.sel.anchor < 0 || v.sel.anchor >= v.rowCount() {
 		return ""
 	}
-	lo, hi := v.sel.bounds()
-	return Diff{Lines: v.diff.Lines[lo:min(hi+1, len(v.diff.Lines))]}.Text()
+	first, last := v.sel.bounds()
+	lo, hi := v.linesOfRows(first, min(last, v.rowCount()-1)+1)
+	return Diff{Lines: v.diff.Lines[lo : hi+1]}.Text()
 }

@@ -92,3 +92,17 @@ func shownCells(s string) int {
 
 // cellsOf is how many cells a shown text takes (one a rune).
 func cellsOf(s string) int { return utf8.RuneCountInString(s) }
+
+// cutCells is s cut to its first n cells (one a rune); n <= 0 keeps all.
+func cutCells(s string, n int) string {
+	if n <= 0 || len(s) <= n {
+		return s
+	}
+	for i := range s {
+		if n == 0 {
+			return s[:i]
+		}
+		n--
+	}
+	return s
+}

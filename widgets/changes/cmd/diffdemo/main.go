@@ -1,5 +1,5 @@
 // Command diffdemo shows the changes pane's widgets over a real git diff,
-// for screenshots: diffdemo [-C dir] [-from rev] [-dark] [-gen N].
+// for screenshots: diffdemo [-C dir] [-from rev] [-dark] [-side] [-gen N].
 // The file list is `git diff --numstat from`, the diff view the selected
 // file's `git diff from -- path`; -gen shows a generated diff of N lines.
 package main
@@ -25,6 +25,7 @@ func main() {
 	from := flag.String("from", "HEAD~1", "the revision to diff against")
 	dark := flag.Bool("dark", false, "the dark theme")
 	gen := flag.Int("gen", 0, "show a generated diff of this many lines")
+	side := flag.Bool("side", false, "side by side")
 	flag.Parse()
 
 	a := app.NewWithID("ai.knightcode.diffdemo")
@@ -37,6 +38,7 @@ func main() {
 	files := changes.NewFileList()
 	view := changes.NewDiffView()
 	view.SetHunkActions("Revert", "Stage")
+	view.SetSideBySide(*side)
 	view.OnHunkAction = func(h int, label string) { fmt.Println(label, "hunk", h) }
 	files.OnSelect = func(_ int, f changes.File) {
 		view.Set(fileDiff(*dir, *from, f))
