@@ -45,6 +45,7 @@ type diffMetrics struct {
 	signX, textX   float32
 
 	fg, dim, added, removed, addBg, delBg, band, bandText, selection color.Color
+	empty, divider                                                   color.Color
 }
 
 var _ fyne.Tappable = (*diffBody)(nil)
@@ -101,6 +102,8 @@ func (b *diffBody) measure() {
 	m.band = kit.Tint(kit.ResolveColor(th, theme.ColorNamePrimary), 0x24)
 	m.bandText = kit.ResolveColor(th, theme.ColorNamePrimary)
 	m.selection = kit.ResolveColor(th, theme.ColorNameSelection)
+	m.empty = kit.Tint(kit.ResolveColor(th, theme.ColorNameDisabled), 0x18)
+	m.divider = kit.ResolveColor(th, theme.ColorNameSeparator)
 	b.stamp, b.valid = st, true
 }
 
@@ -203,6 +206,20 @@ func (b *diffBody) BuildLine(r int) []fyne.CanvasObject {
 	if k := b.v.lines[max(row.left, row.right)].Kind; k == '@' || k == '\\' {
 		return b.buildLine(objs, row.left, y, b.wholeRow())
 	}
+	// The halves' divider, and the side facing nothing greyed.
+	w := b.Size().Width / 2
+	for k, line := range []int{row.left, row.right} {
+		if line < 0 {
+			empty := canvas.NewRectangle(b.m.empty)
+			empty.Move(fyne.NewPos(float32(k)*w, y))
+			empty.Resize(fyne.NewSize(w, b.m.rowH))
+			objs = append(objs, empty)
+		}
+	}
+	divider := canvas.NewRectangle(b.m.divider)
+	divider.Move(fyne.NewPos(w, y))
+	divider.Resize(fyne.NewSize(1, b.m.rowH))
+	objs = append(objs, divider)
 	if row.left >= 0 {
 		objs = b.buildLine(objs, row.left, y, b.half(false))
 	}
