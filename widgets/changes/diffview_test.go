@@ -83,7 +83,7 @@ func TestDiffViewCostFollowsTheScreen(t *testing.T) {
 	if atTop > bound || len(v.body.objects) == 0 {
 		t.Fatalf("at the top: %d live objects (%d drawn), want 1..%d", atTop, len(v.body.objects), bound)
 	}
-	t.Logf("at the top: %d live objects, %d of them drawn lines", atTop, v.body.shown.Count())
+	t.Logf("at the top: %d live objects, %d of them the rows' own", atTop, v.body.shown.Count())
 	v.ScrollTo(0, v.body.MinSize().Height/2)
 	if n := liveObjects(v); n > bound {
 		t.Fatalf("in the middle: %d live objects, want ≤ %d", n, bound)
