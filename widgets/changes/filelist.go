@@ -88,10 +88,9 @@ func (l *FileList) Select(i int) {
 // Files is what the list shows.
 func (l *FileList) Files() []File { return l.files }
 
-func (l *FileList) FocusGained()               { l.list.FocusGained() }
-func (l *FileList) FocusLost()                 { l.list.FocusLost() }
-func (l *FileList) TypedKey(ev *fyne.KeyEvent) { l.list.TypedKey(ev) }
-func (l *FileList) TypedRune(r rune)           { l.list.TypedRune(r) }
+// Focusable is what takes the keyboard, for the window to focus: the
+// list inside (the FileList itself is not one, so Tab stops once).
+func (l *FileList) Focusable() fyne.Focusable { return l.list }
 
 func (l *FileList) CreateRenderer() fyne.WidgetRenderer { return &fileListRenderer{l: l} }
 

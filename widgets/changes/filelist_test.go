@@ -35,7 +35,7 @@ func TestFileListKeepsSelectionByPath(t *testing.T) {
 		t.Errorf("Set called OnSelect: %v", picked)
 	}
 	// Keys move it as in the app's other lists.
-	l.list.TypedKey(&fyne.KeyEvent{Name: fyne.KeyUp})
+	l.Focusable().TypedKey(&fyne.KeyEvent{Name: fyne.KeyUp})
 	if _, f, _ := l.Selected(); f.Path != "a.go" || picked[len(picked)-1] != "a.go" {
 		t.Errorf("Up selected %+v, reported %v", f, picked)
 	}
