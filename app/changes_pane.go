@@ -124,7 +124,8 @@ func (p *changesPane) build() {
 	p.commitBox = container.NewBorder(nil, nil, nil, p.commitBtn, p.commitMessage)
 	top := container.NewBorder(nil, nil, nil, p.refresh, p.base)
 	fileBar := container.NewBorder(nil, nil, nil, container.NewHBox(p.side, p.stageBtn, p.revertBtn), p.fileName)
-	split := container.NewVSplit(p.files, container.NewBorder(fileBar, nil, nil, nil, p.diff))
+	split := container.NewVSplit(p.files, container.NewBorder(fileBar, nil, nil, nil,
+		container.New(sideBySideWhenWide{p.diff}, p.diff)))
 	split.Offset = 0.3
 	p.object.Objects = []fyne.CanvasObject{container.NewBorder(
 		container.NewVBox(top, p.summary), container.NewVBox(p.undoBar, p.commitBox), nil, nil, split)}
@@ -376,4 +377,26 @@ func (p *changesPane) loadDiff() {
 			p.drawFile()
 		})
 	})
+}
+
+// sideBySideWide is the width from which the diff shows old and new side
+// by side: each half then still holds a line of code.
+const sideBySideWide = 900
+
+// sideBySideWhenWide lays the diff view out over its space and shows it
+// side by side when that is wide.
+type sideBySideWhenWide struct{ diff *changes.DiffView }
+
+func (l sideBySideWhenWide) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	if wide := size.Width >= sideBySideWide; wide != l.diff.SideBySide() {
+		l.diff.SetSideBySide(wide)
+	}
+	for _, o := range objects {
+		o.Move(fyne.Position{})
+		o.Resize(size)
+	}
+}
+
+func (l sideBySideWhenWide) MinSize(objects []fyne.CanvasObject) fyne.Size {
+	return l.diff.MinSize()
 }

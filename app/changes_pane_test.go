@@ -76,7 +76,7 @@ func TestRealAgentChangesPane(t *testing.T) {
 	})
 	var focused fyne.Focusable
 	onUI(func() { focused = w.win.Canvas().Focused() })
-	if focused != fyne.Focusable(w.right.pane.files) {
+	if focused != w.right.pane.files.Focusable() {
 		t.Errorf("Ctrl+Shift+G left the keyboard on %T", focused)
 	}
 

@@ -38,7 +38,7 @@ func (w *Window) buildMenu() *fyne.MainMenu {
 		menuItem("System prompt…", cmd((*tabCommands).actionSystemPrompt), nil),
 		menuItem("Clone", cmd((*tabCommands).actionClone), nil),
 		fyne.NewMenuItemSeparator(),
-		menuItem("Restore files to before the last message…", on(func(t *Tab) { t.restore.restoreLast() }), nil),
+		menuItem("Restore files to before your last message…", on(func(t *Tab) { t.restore.restoreLast() }), nil),
 		menuItem("Undo file restore", on(func(t *Tab) { t.restore.undo() }), nil),
 		fyne.NewMenuItemSeparator(),
 		menuItem("Export as HTML…", cmd((*tabCommands).actionExport), shortcut(fyne.KeyE, ctrl)),

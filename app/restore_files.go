@@ -14,7 +14,7 @@ import (
 // fileRestore puts the folder's files back as they were before one of the
 // user's messages went out (the checkpoint taken then), and takes such a
 // restore back. It is the tab's surface for "Restore Files to Before This
-// Message…" (the chat's menu), "Restore files to before the last message"
+// Message…" (the chat's menu), "Restore files to before your last message"
 // and "Undo file restore" (palette and menu), and Edit & resend's offer.
 type fileRestore struct {
 	*tabHost

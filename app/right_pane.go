@@ -75,7 +75,7 @@ func (r *rightPane) draw(v, prev *model.View) {
 // focusChanges gives the keyboard to the changes pane's file list.
 func (r *rightPane) focusChanges(c fyne.Canvas) {
 	if r.pane.built {
-		c.Focus(r.pane.files)
+		c.Focus(r.pane.files.Focusable())
 	}
 }
 

@@ -31,7 +31,7 @@ func (t *Tab) appActions() []appAction {
 		a("next-tab", "Next tab", "", "Ctrl+Tab", func() { t.shell.step(1) }),
 		a("previous-tab", "Previous tab", "", "Ctrl+Shift+Tab", func() { t.shell.step(-1) }),
 		a("changes", "Changes", "What the folder changed: diffs, revert, stage, commit", "Ctrl+Shift+G", t.actionChanges),
-		a("restore-last", "Restore files to before the last message…", "Put back the files as they were before your last message went out", "", t.restore.restoreLast),
+		a("restore-last", "Restore files to before your last message…", "Put back the files as they were before your last message went out", "", t.restore.restoreLast),
 		a("undo-restore", "Undo file restore", "Put the files back as they were before the last restore", "", t.restore.undo),
 		a("clone", "Clone session", "Copy this branch into a new session", "", t.commands.actionClone),
 		a("export", "Export as HTML…", "Save the transcript to share", "Ctrl+E", t.commands.actionExport),
