@@ -45,13 +45,13 @@ func lookAt(ctx context.Context, git *folderGit, want paneState, items []model.C
 			}
 		}
 		if f, ok := st.file(st.selected); ok {
-			st.fileDiff, err = fileDiff(ctx, r, st, f)
+			st.fileDiff, err = fileDiff(ctx, r, &st, f)
 			return err
 		}
 		st.selected = ""
 		if len(st.files) > 0 {
 			st.selected = st.files[0].Path
-			st.fileDiff, err = fileDiff(ctx, r, st, st.files[0])
+			st.fileDiff, err = fileDiff(ctx, r, &st, st.files[0])
 		}
 		return err
 	})
@@ -119,14 +119,22 @@ func headInstead(st *paneState, r *gitwork.Repo, why string) error {
 // fileDiff is the diff the pane shows for f: since the base for a
 // checkpoint, and for the last commit the unstaged (index to files) or
 // staged side, or the whole new file when git does not know it yet.
-func fileDiff(ctx context.Context, r *gitwork.Repo, st paneState, f gitwork.FileChange) (gitwork.FileDiff, error) {
+func fileDiff(ctx context.Context, r *gitwork.Repo, st *paneState, f gitwork.FileChange) (gitwork.FileDiff, error) {
 	if st.mode == modeHead && !st.own {
+		if st.showStaged && !st.staged[f.Path] {
+			st.showStaged = false // committed or unstaged since
+		}
 		if st.showStaged {
 			return r.IndexDiff(ctx, f.Path, true)
 		}
 		d, err := r.IndexDiff(ctx, f.Path, false)
-		if err != nil || len(d.Hunks) > 0 || d.Binary || st.staged[f.Path] {
+		if err != nil || len(d.Hunks) > 0 || d.Binary {
 			return d, err
+		}
+		if st.staged[f.Path] {
+			// All of it is staged: that side is what there is to see.
+			st.showStaged = true
+			return r.IndexDiff(ctx, f.Path, true)
 		}
 		// untracked: nothing between the index and the file
 	}

@@ -39,7 +39,7 @@ type changesPane struct {
 	fileName      *widget.Label
 	revertBtn     *widget.Button
 	stageBtn      *widget.Button
-	side          *widget.RadioGroup
+	side          *widget.Select
 	diff          *changes.DiffView
 	undoBar       *fyne.Container
 	undoLabel     *widget.Label
@@ -53,6 +53,8 @@ type changesPane struct {
 	looking bool
 	again   bool
 	undo    *paneUndo
+	// diffGen numbers the diffs asked for: only the last one is drawn.
+	diffGen int
 }
 
 // paneState is one look at the folder.
@@ -73,6 +75,9 @@ type paneState struct {
 	fileDiff   gitwork.FileDiff
 	showStaged bool
 }
+
+// sideNames are the sides of a file's change since the last commit.
+var sideNames = []string{"Unstaged changes", "Staged changes"}
 
 type paneMode int
 
@@ -106,10 +111,9 @@ func (p *changesPane) build() {
 	p.files.OnSelect = func(_ int, f changes.File) { p.selectFile(f.Path) }
 	p.fileName = widget.NewLabel("")
 	p.fileName.Truncation = fyne.TextTruncateEllipsis
-	p.revertBtn = widget.NewButtonWithIcon("Revert file", theme.ContentUndoIcon(), p.revertFile)
-	p.stageBtn = widget.NewButton("Stage file", p.stageFile)
-	p.side = widget.NewRadioGroup([]string{"Unstaged", "Staged"}, func(s string) { p.sideChosen(s == "Staged") })
-	p.side.Horizontal = true
+	p.revertBtn = widget.NewButtonWithIcon("Revert", theme.ContentUndoIcon(), p.revertFile)
+	p.stageBtn = widget.NewButton("Stage", p.stageFile)
+	p.side = widget.NewSelect(sideNames, func(s string) { p.sideChosen(s == sideNames[1]) })
 	p.diff = changes.NewDiffView()
 	p.diff.OnHunkAction = p.hunkAction
 	p.undoLabel = widget.NewLabel("")
@@ -119,11 +123,15 @@ func (p *changesPane) build() {
 	p.commitMessage = widget.NewMultiLineEntry()
 	p.commitMessage.SetPlaceHolder("Commit message for the staged changes")
 	p.commitMessage.SetMinRowsVisible(2)
+	p.commitMessage.Wrapping = fyne.TextWrapWord
 	p.commitMessage.OnChanged = func(string) { p.drawCommit() }
 	p.commitBtn = widget.NewButtonWithIcon("Commit staged", theme.ConfirmIcon(), p.commit)
 	p.commitBox = container.NewBorder(nil, nil, nil, p.commitBtn, p.commitMessage)
 	top := container.NewBorder(nil, nil, nil, p.refresh, p.base)
-	fileBar := container.NewBorder(nil, nil, nil, container.NewHBox(p.side, p.stageBtn, p.revertBtn), p.fileName)
+	// Two rows, so the buttons never widen the pane: the file's name, then
+	// the side shown and the file's actions.
+	fileBar := container.NewVBox(p.fileName,
+		container.NewBorder(nil, nil, nil, container.NewHBox(p.stageBtn, p.revertBtn), p.side))
 	split := container.NewVSplit(p.files, container.NewBorder(fileBar, nil, nil, nil,
 		container.New(sideBySideWhenWide{p.diff}, p.diff)))
 	split.Offset = 0.3
@@ -223,6 +231,7 @@ func (p *changesPane) wanted() paneState {
 // show draws a look's result.
 func (p *changesPane) show(st paneState) {
 	p.state = st
+	p.diffGen++ // a diff still on its way is older than this look
 	list := make([]changes.File, len(st.files))
 	added, deleted := 0, 0
 	for i, f := range st.files {
@@ -269,24 +278,24 @@ func (p *changesPane) drawFile() {
 	if st.mode == modeTurn && st.to != "" {
 		p.revertBtn.SetText("Revert to before")
 	} else {
-		p.revertBtn.SetText("Revert file")
+		p.revertBtn.SetText("Revert")
 	}
 	head := st.mode == modeHead && !st.own
 	if head {
 		p.stageBtn.Show()
 		if st.staged[f.Path] && st.showStaged {
-			p.stageBtn.SetText("Unstage file")
+			p.stageBtn.SetText("Unstage")
 		} else {
-			p.stageBtn.SetText("Stage file")
+			p.stageBtn.SetText("Stage")
 		}
 		p.side.Show()
 		p.side.OnChanged = nil
 		if st.showStaged {
-			p.side.SetSelected("Staged")
+			p.side.SetSelected(sideNames[1])
 		} else {
-			p.side.SetSelected("Unstaged")
+			p.side.SetSelected(sideNames[0])
 		}
-		p.side.OnChanged = func(s string) { p.sideChosen(s == "Staged") }
+		p.side.OnChanged = func(s string) { p.sideChosen(s == sideNames[1]) }
 	} else {
 		p.stageBtn.Hide()
 		p.side.Hide()
@@ -339,6 +348,7 @@ func (p *changesPane) selectFile(path string) {
 	}
 	p.state.selected = path
 	p.state.fileDiff = gitwork.FileDiff{}
+	p.state.showStaged = false
 	p.loadDiff()
 }
 
@@ -358,17 +368,20 @@ func (p *changesPane) loadDiff() {
 		p.drawFile()
 		return
 	}
+	p.diffGen++
+	gen := p.diffGen
 	p.bg.Go(func(ctx context.Context) {
 		var d gitwork.FileDiff
 		err := p.git.with(ctx, func(r *gitwork.Repo) error {
 			var err error
-			d, err = fileDiff(ctx, r, st, f)
+			d, err = fileDiff(ctx, r, &st, f)
 			return err
 		})
 		p.do(func() {
-			if p.state.selected != st.selected || p.state.showStaged != st.showStaged {
-				return // another file was chosen meanwhile
+			if p.diffGen != gen || p.state.selected != st.selected {
+				return // another file or side was chosen, or a look came, meanwhile
 			}
+			p.state.showStaged = st.showStaged
 			if err != nil {
 				p.diff.Set(changes.Diff{Note: sentence(gitWords(err))})
 				return

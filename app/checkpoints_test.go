@@ -119,7 +119,7 @@ func TestRealAgentRestoresFilesBeforeAMessage(t *testing.T) {
 	onUI(func() { w.restore.restoreBefore(second.ID) })
 	testsupport.Eventually(t, "the restore asked", func() bool { return strings.Contains(dialogSays(w), "go back to how they were") })
 	q := dialogSays(w)
-	for _, want := range []string{"2 files", "restore " + notes, "bring back " + gone} {
+	for _, want := range []string{"2 files go back", "restore " + notes, "bring back " + gone} {
 		if !strings.Contains(q, want) {
 			t.Errorf("the question does not say %q:\n%s", want, q)
 		}

@@ -119,8 +119,12 @@ func (r *fileRestore) restoreLast() {
 }
 
 func (r *fileRestore) confirm(t restoreTarget) {
-	text := fmt.Sprintf("%s go back to how they were before the message of %s:\n%s\n\nThe files as they are now are kept first: \"Undo file restore\" takes this back.",
-		plural(len(t.files), "file"), t.when.Format("15:04"), fileSummary(t.files, 8))
+	goes := "files go back to how they were"
+	if len(t.files) == 1 {
+		goes = "file goes back to how it was"
+	}
+	text := fmt.Sprintf("%d %s before the message of %s:\n%s\n\nThe files as they are now are kept first: \"Undo file restore\" takes this back.",
+		len(t.files), goes, t.when.Format("15:04"), fileSummary(t.files, 8))
 	r.ask("Restore files to before this message?", text,
 		dialogAction{label: "Cancel", isCancel: true},
 		dialogAction{label: "Restore files", isDefault: true, run: func() { r.run(t.checkpoint) }})
