@@ -91,7 +91,7 @@ func TestNarrowWindowFoldsTheSidebar(t *testing.T) {
 		onUI(func() { w.win.Resize(fyne.NewSize(width, 600)) })
 	}
 	state := func() (sidebar, toggle bool) {
-		onUI(func() { sidebar, toggle = w.sidebar.Visible(), w.fold.toggle.Visible() })
+		onUI(func() { sidebar, toggle = w.right.object.Visible(), w.fold.toggle.Visible() })
 		return
 	}
 	if s, tg := state(); !s || tg {
