@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"knightcode.ai/desktop/gitwork"
 	"knightcode.ai/desktop/remote"
@@ -118,6 +119,11 @@ func twoHunks(first, last string) string {
 
 func newHostRepo(t *testing.T, srv *sshtest.Server, name string, files map[string]string) *hostRepo {
 	t.Helper()
+	return newHostRepoWith(t, srv, srv.Host().GitRunner(), name, files)
+}
+
+func newHostRepoWith(t *testing.T, srv *sshtest.Server, run gitwork.Runner, name string, files map[string]string) *hostRepo {
+	t.Helper()
 	dir := filepath.Join(srv.Home, name)
 	mkdir(t, dir)
 	localGit(t, dir, "init", "-q", "-b", "main")
@@ -127,7 +133,7 @@ func newHostRepo(t *testing.T, srv *sshtest.Server, name string, files map[strin
 	writeFiles(t, dir, files)
 	localGit(t, dir, "add", "-A")
 	localGit(t, dir, "commit", "-q", "-m", "start")
-	repo, err := gitwork.Open(testContext(t), srv.Host().GitRunner(), dir, gitwork.Options{OwnDirs: filepath.Join(srv.Dir, "own")})
+	repo, err := gitwork.Open(testContext(t), run, dir, gitwork.Options{OwnDirs: filepath.Join(srv.Dir, "own")})
 	if err != nil {
 		t.Fatalf("Open over ssh: %v", err)
 	}
@@ -385,6 +391,53 @@ func TestGitHostDown(t *testing.T) {
 	}
 }
 
+func TestGitSharedConnection(t *testing.T) {
+	t.Parallel()
+	srv := sshtest.Start(t, sshtest.Options{})
+	ctx := testContext(t)
+	sockets := filepath.Join(t.TempDir(), "ctl")
+	h, err := srv.Host().SharedConnections(sockets, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.CloseShared(context.Background()) })
+	logins := len(srv.LogLines("Accepted publickey"))
+	f := newHostRepoWith(t, srv, h.GitRunner(), "shared", map[string]string{spaced: "a\n"})
+	cp, err := f.repo.Take(ctx, "s", gitwork.BeforePrompt, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, f.dir, map[string]string{spaced: "b\n", newline: "n\n"})
+	if _, files, err := f.repo.Changes(ctx, cp.Commit); err != nil || len(files) != 2 {
+		t.Fatalf("changes: %+v %v", files, err)
+	}
+	if _, err := f.repo.Restore(ctx, cp); err != nil {
+		t.Fatal(err)
+	}
+	sameFiles(t, "after restoring", readFiles(t, f.dir), map[string]string{spaced: "a\n"})
+	if n := len(srv.LogLines("Accepted publickey")) - logins; n != 1 {
+		t.Errorf("%d logins for every command of Open, Take, Changes and Restore, want 1", n)
+	}
+	if entries, _ := os.ReadDir(sockets); len(entries) != 1 {
+		t.Errorf("control sockets: %v", entries)
+	}
+
+	if err := h.CloseShared(ctx); err != nil {
+		t.Fatal(err)
+	}
+	waitGone(t, "the master connection", nil, sockets)
+	if err := h.CloseShared(ctx); err != nil {
+		t.Fatalf("closing again: %v", err)
+	}
+	// The next command makes a new master.
+	if _, err := h.GitRunner().Git(ctx, f.dir, nil, nil, "rev-parse", "HEAD"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := srv.Host().SharedConnections(strings.Repeat("x", 61), time.Minute); err == nil {
+		t.Error("a socket folder too long for a socket path was taken")
+	}
+}
+
 // BenchmarkGitTake is one checkpoint of a small repository over ssh to the
 // fixture on this machine: each git command is one connection.
 func BenchmarkGitTake(b *testing.B) {
@@ -423,6 +476,29 @@ func BenchmarkGitTake(b *testing.B) {
 	b.Run("rev-parse", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			if _, err := srv.Host().GitRunner().Git(ctx, dir, nil, nil, "rev-parse", "HEAD"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	shared, err := srv.Host().SharedConnections(b.TempDir(), time.Minute)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer shared.CloseShared(ctx)
+	repo, err = gitwork.Open(ctx, shared.GitRunner(), dir, gitwork.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("Take/shared", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := repo.Take(ctx, "bench", gitwork.BeforePrompt, i); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("rev-parse/shared", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := shared.GitRunner().Git(ctx, dir, nil, nil, "rev-parse", "HEAD"); err != nil {
 				b.Fatal(err)
 			}
 		}
