@@ -77,6 +77,7 @@ cd "$dir" 2>/dev/null || { m error folder-denied: cannot enter the folder "$dir"
 if [ -z "$git" ]; then
 if command -v git >/dev/null 2>&1; then git=git; else for d in /usr/local/bin /opt/homebrew/bin /opt/local/bin; do if [ -x "$d/git" ]; then git=$d/git; break; fi; done; fi;
 if [ -z "$git" ]; then m error git-not-found: git is not installed "(not on the PATH $PATH)"; exit 1; fi;
+elif [ ! -f "$git" ] || [ ! -x "$git" ]; then m error git-not-found: there is no git program at "$git"; exit 1;
 fi;
 while [ "$ne" -gt 0 ]; do export "$1"; shift; ne=$((ne-1)); done;
 GIT_TERMINAL_PROMPT=0 GIT_PAGER=cat PAGER=cat; export GIT_TERMINAL_PROMPT GIT_PAGER PAGER;

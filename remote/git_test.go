@@ -335,6 +335,21 @@ func TestGitRunnerPassesBytesAndWords(t *testing.T) {
 		t.Fatalf("a missing folder: %#v", err)
 	}
 	t.Logf("missing folder: %v", err)
+
+	// git that is not there.
+	_, err = remote.Git{Host: srv.Host(), Program: srv.Home + "/no/git"}.Git(ctx, f.dir, nil, nil, "status")
+	if !errors.As(err, &ge) || !errors.As(ge.Err, &re) || !strings.Contains(re.Message, "no git program at") {
+		t.Fatalf("a missing git: %#v", err)
+	}
+	t.Logf("missing git: %v", err)
+	gitPath, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err = remote.Git{Host: srv.Host(), Program: gitPath}.Git(ctx, f.dir, nil, nil, "rev-parse", "--show-toplevel")
+	if err != nil || strings.TrimSpace(string(out)) != f.dir {
+		t.Fatalf("git at a given path: %q %v", out, err)
+	}
 }
 
 func TestGitFolderNotARepository(t *testing.T) {
