@@ -4,16 +4,19 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"knightcode.ai/desktop/gitwork"
+	"knightcode.ai/desktop/internal/testsupport"
 	"knightcode.ai/desktop/remote"
 	"knightcode.ai/desktop/remote/sshtest"
 )
@@ -451,6 +454,52 @@ func TestGitSharedConnection(t *testing.T) {
 	if _, err := srv.Host().SharedConnections(strings.Repeat("x", 61), time.Minute); err == nil {
 		t.Error("a socket folder too long for a socket path was taken")
 	}
+}
+
+func TestGitConnectionLostWhileGitRuns(t *testing.T) {
+	t.Parallel()
+	srv := sshtest.Start(t, sshtest.Options{})
+	ctx := testContext(t)
+	f := newHostRepo(t, srv, "lost", map[string]string{"a.txt": "a\n"})
+	writeFiles(t, f.dir, map[string]string{"a.txt": "b\n"})
+	if err := f.repo.StageFile(ctx, "a.txt"); err != nil {
+		t.Fatal(err)
+	}
+	// A hook that says it started, then waits until the test lets it go
+	// (git goes on after the connection is cut: no terminal, no hangup).
+	started, stop, ended := filepath.Join(srv.Dir, "hook started"), filepath.Join(srv.Dir, "hook stop"), filepath.Join(srv.Dir, "hook ended")
+	hook := filepath.Join(f.dir, ".git", "hooks", "pre-commit")
+	body := fmt.Sprintf("#!/bin/sh\n: > %s\nwhile [ ! -e %s ]; do sleep 0.05; done\n: > %s\nexit 1\n",
+		remote.QuoteShell(started), remote.QuoteShell(stop), remote.QuoteShell(ended))
+	if err := os.WriteFile(hook, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		os.WriteFile(stop, nil, 0o644)
+		testsupport.Eventually(t, "the hook ends", func() bool {
+			_, err := os.Stat(ended)
+			return err == nil
+		})
+	})
+	done := make(chan error, 1)
+	go func() {
+		_, err := f.repo.Commit(ctx, "cut")
+		done <- err
+	}()
+	testsupport.Eventually(t, "the hook starts", func() bool {
+		_, err := os.Stat(started)
+		return err == nil
+	})
+	if srv.KillSessions(syscall.SIGKILL) == 0 {
+		t.Fatal("no session to kill")
+	}
+	err := <-done
+	var ge *gitwork.GitError
+	var re *remote.Error
+	if !errors.As(err, &ge) || !errors.As(ge.Err, &re) || re.Kind != remote.ConnectionLost {
+		t.Fatalf("a connection cut while git ran: %#v", err)
+	}
+	t.Logf("connection cut: %v", err)
 }
 
 // BenchmarkGitTake is one checkpoint of a small repository over ssh to the
