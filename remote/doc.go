@@ -7,7 +7,7 @@
 // what to do, and access to remote files (session files, tool output,
 // exports) over the same ssh settings.
 //
-// It imports the standard library, rpcconn and sessionfiles, and never
+// It imports the standard library, rpcconn, sessionfiles and gitwork, and never
 // Fyne: a Spec's Options start the agent through rpcconn.Start like a local
 // one, and everything else is a plain function with a context. Package
 // remote/sshtest runs a real sshd for its tests.
@@ -48,6 +48,18 @@
 // SessionRoots asks the login environment where the agent keeps them, and
 // a SessionMirror lists them in one connection and fetches what is new or
 // changed in another (List, Local).
+//
+// # Git
+//
+// Git is a gitwork.Runner for a folder on the host (the changes pane, the
+// checkpoints): each git command is one ssh connection running a small
+// /bin/sh script that cds into the folder and execs git with stdin, stdout
+// and the exit code passed through; a failure before git ran (the host,
+// the folder, git missing) is a GitError whose Err is an *Error. Words with
+// a newline are sent escaped, since csh cannot quote one (see git.go).
+// SharedConnections makes a Host whose commands share one connection
+// (ControlMaster): a checkpoint of a small repository over ssh to the test
+// sshd here takes about 1 s with a connection per command, 47 ms shared.
 //
 // # Failures
 //

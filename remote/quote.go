@@ -3,13 +3,15 @@ package remote
 import "strings"
 
 // QuoteShell quotes s as one word for a POSIX shell: runs of characters in
-// single quotes, each ' and \ outside them escaped with a backslash. A word
-// of only safe characters stays as it is, and the empty string is a pair
-// of single quotes.
+// single quotes, each ', \ and ! outside them escaped with a backslash. A
+// word of only safe characters stays as it is, and the empty string is a
+// pair of single quotes.
 //
 // Keeping backslashes out of the quotes costs nothing in sh, bash, dash,
 // ksh or zsh and makes the same text mean the same in fish (which reads \\
-// and \' inside single quotes) and csh (as long as s has no newline).
+// and \' inside single quotes) and csh (as long as s has no newline); csh
+// and tcsh expand history (!x) even inside single quotes and even under -c,
+// so ! goes outside them too.
 func QuoteShell(s string) string {
 	if s == "" {
 		return "''"
@@ -22,7 +24,7 @@ func QuoteShell(s string) string {
 	open := false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c == '\'' || c == '\\' {
+		if c == '\'' || c == '\\' || c == '!' {
 			if open {
 				b.WriteByte('\'')
 				open = false
