@@ -10,9 +10,9 @@ import (
 // has a checkpoint kept before every prompt goes out.
 func (t *Tab) watchFolder() {
 	if spec, ok := remoteSpec(t.flags); ok {
-		t.git.setFolder(spec.Host.Name()+":"+spec.Dir, true)
+		t.git.setFolder(spec.Dir, &spec.Host)
 	} else {
-		t.git.setFolder(t.started.dir, false)
+		t.git.setFolder(t.started.dir, nil)
 	}
 	if t.controller != nil {
 		t.controller.BeforePrompt = t.beforePrompt
@@ -23,7 +23,7 @@ func (t *Tab) watchFolder() {
 // stops checkpoints is said once, as a toast: the prompt goes out anyway.
 func (t *Tab) beforePrompt(ctx context.Context) {
 	err := t.git.takeBeforePrompt(ctx, sessionKey(t.session.SessionFile()))
-	if err == nil || t.flags.SSH != "" {
+	if err == nil {
 		return
 	}
 	t.do(func() {

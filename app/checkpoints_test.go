@@ -14,6 +14,7 @@ import (
 	"knightcode.ai/desktop/model"
 	"knightcode.ai/desktop/rpcconn/rpctest/llmserver"
 	"knightcode.ai/desktop/rpcconn/rpctest/pienv"
+	"knightcode.ai/desktop/remote/sshtest"
 )
 
 // gitIn runs git in dir for a test.
@@ -158,4 +159,46 @@ func TestRealAgentRestoresFilesBeforeAMessage(t *testing.T) {
 	if got := userGit(); got != user {
 		t.Fatalf("the rewind changed the user's git:\n%s\nwas\n%s", got, user)
 	}
+}
+
+// TestRealAgentRestoresFilesOverSSH: the same over SSH (a real sshd on this
+// machine): pi on the host writes a file in a repository there; a
+// checkpoint was kept by the host's git before the message; the changes
+// pane lists the file; restoring to before the message deletes it, and the
+// undo brings it back.
+func TestRealAgentRestoresFilesOverSSH(t *testing.T) {
+	if os.Getenv("KNIGHTCODE_E2E") != "1" && os.Getenv(pienv.BinaryEnv) == "" {
+		t.Skip("the real agent runs with KNIGHTCODE_E2E=1 (scripts/test.sh) or " + pienv.BinaryEnv + " set")
+	}
+	srv := sshtest.Start(t, sshtest.Options{})
+	llm := llmserver.Start(t)
+	env := pienv.Setup(t, llm.URL())
+	srv.Exec("pi", env.Env, env.Binary)
+	dir := env.WorkDir
+	os.WriteFile(filepath.Join(dir, "kept.txt"), []byte("kept\n"), 0o644)
+	gitIn(t, dir, "init", "-q", "-b", "main")
+	gitIn(t, dir, "add", "kept.txt")
+	gitIn(t, dir, "-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-q", "-m", "start")
+	w := openWindowWith(t, Flags{SSH: sshtest.Alias, SSHConfig: srv.ConfigFile, Dir: dir, AgentArgs: env.Args})
+
+	const made = "made on the host.txt"
+	typeAndSend(w, `Make it [[tool:write:{"path":"made on the host.txt","content":"host\n"}]]`)
+	testsupport.Eventually(t, "the file written on the host", func() bool {
+		return settledReply(w) && readFiles(t, dir, made)[made] == "host\n"
+	})
+	if refs := gitIn(t, dir, "for-each-ref", "refs/knightcode/"); strings.Count(refs, "\n") != 1 {
+		t.Fatalf("checkpoints on the host:\n%s", refs)
+	}
+	onUI(func() { w.actionChanges() })
+	testsupport.Eventually(t, "the pane lists the file", func() bool {
+		return paneIdle(w) && hasKeys(paneFiles(w), made)
+	})
+
+	first := userMessages(w)[0]
+	onUI(func() { w.restore.restoreBefore(first.ID) })
+	testsupport.Eventually(t, "the restore asked", func() bool { return strings.Contains(dialogSays(w), "delete "+made) })
+	press(w, fyne.KeyReturn)
+	testsupport.Eventually(t, "the file gone", func() bool { return len(readFiles(t, dir, made)) == 0 })
+	onUI(func() { w.restore.undo() })
+	testsupport.Eventually(t, "the file back", func() bool { return readFiles(t, dir, made)[made] == "host\n" })
 }

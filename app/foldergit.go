@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"knightcode.ai/desktop/gitwork"
+	"knightcode.ai/desktop/remote"
 )
 
 // folderGit is a tab's git for its folder: the checkpoints taken before
@@ -23,10 +24,10 @@ import (
 // Every method but setFolder blocks: call them from background work.
 type folderGit struct {
 	mu sync.Mutex
-	// folder is the tab's working folder; remote is set for a tab whose
-	// agent works over SSH (checkpoints there are not built yet).
+	// folder is the tab's working folder; host is set for a tab whose
+	// agent works over SSH, where git runs on the host.
 	folder string
-	remote bool
+	host   *remote.Host
 	// ownDirs holds the git directories of folders outside any repository.
 	ownDirs string
 	repo    *gitwork.Repo
@@ -74,14 +75,15 @@ func inUse() map[string]bool {
 	return keep
 }
 
-// setFolder points g at the tab's folder (on start and restart).
-func (g *folderGit) setFolder(folder string, remote bool) {
+// setFolder points g at the tab's folder (on start and restart); host is
+// the SSH host it is on, nil for this computer.
+func (g *folderGit) setFolder(folder string, host *remote.Host) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if folder == g.folder && remote == g.remote {
+	if folder == g.folder && sameHost(host, g.host) {
 		return
 	}
-	g.folder, g.remote = folder, remote
+	g.folder, g.host = folder, host
 	g.repo, g.off, g.offSaid, g.lastRestore = nil, nil, false, nil
 }
 
@@ -101,9 +103,8 @@ func (g *folderGit) openLocked(ctx context.Context) error {
 		return nil
 	case g.off != nil:
 		return g.off
-	case g.remote:
-		g.off = errors.New("checkpoints and the changes pane do not work over SSH yet")
-		return g.off
+	case g.host != nil:
+		return g.openRemoteLocked(ctx)
 	case g.folder == "":
 		return errors.New("the tab has no folder yet")
 	}
@@ -221,4 +222,36 @@ func (g *folderGit) takeBeforePrompt(ctx context.Context, session string) (said 
 // app's own storage.
 func checkpointDirs(a fyne.App) string {
 	return filepath.Join(a.Storage().RootURI().Path(), "checkpoints")
+}
+
+func sameHost(a, b *remote.Host) bool {
+	return a == nil && b == nil || a != nil && b != nil && a.Name() == b.Name() && a.ConfigFile == b.ConfigFile
+}
+
+// openRemoteLocked opens the folder's repository on the SSH host, its git
+// commands sharing one connection (a login per command would cost a
+// fifth of a second each). A folder there in no repository gets no
+// checkpoints: the app cannot tell from here whether it holds a home
+// folder's worth of files.
+func (g *folderGit) openRemoteLocked(ctx context.Context) error {
+	host := *g.host
+	if shared, err := host.SharedConnections(sshControlDir(), time.Minute); err == nil {
+		host = shared
+	}
+	repo, err := gitwork.Open(ctx, host.GitRunner(), g.folder, gitwork.Options{})
+	if err != nil {
+		if errors.Is(err, gitwork.ErrNotRepository) {
+			err = fmt.Errorf("the folder on %s is not in a git repository: checkpoints and the changes pane over SSH need one (git init there to have them)", host.Name())
+			g.off = err // until the tab's folder changes; a host that is down is tried again
+		}
+		return err
+	}
+	g.repo = repo
+	return nil
+}
+
+// sshControlDir holds the control sockets of the connections git shares
+// with a host: short, as a socket's path must be, and the user's own.
+func sshControlDir() string {
+	return filepath.Join(os.TempDir(), fmt.Sprintf("kc-ssh-%d", os.Getuid()))
 }

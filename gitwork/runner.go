@@ -23,6 +23,14 @@ type Runner interface {
 	Remove(ctx context.Context, path string) error
 }
 
+// Placed is a Runner that says which machine it runs git on (a host's
+// name); a runner that is not Placed runs on this one. Two machines may
+// have repositories at the same path: what this package keeps per
+// repository is kept per machine and path.
+type Placed interface {
+	Place() string
+}
+
 // GitError is git refusing: the command and what git said, so the window
 // can show git's own words.
 type GitError struct {

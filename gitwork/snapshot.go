@@ -33,7 +33,16 @@ func (s *snapshot) close(context.Context) {
 // kept index (by git directory): two tabs in one folder take turns.
 // Another process is kept out by git's own index.lock, which the
 // commands below wait for.
-var keptIndexes sync.Map // git dir → *sync.Mutex
+var keptIndexes sync.Map // Repo.key → *sync.Mutex
+
+// key names the repository among all this process works with: its git
+// directory on its machine.
+func (r *Repo) key() string {
+	if p, ok := r.run.(Placed); ok {
+		return p.Place() + "\x00" + r.GitDir
+	}
+	return r.GitDir
+}
 
 // keptIndex is the index the snapshots of this repository start from:
 // beside the user's (never the user's), kept between snapshots so each
@@ -54,7 +63,7 @@ var seeded sync.Map
 
 // takeSnapshot writes the work tree's state as a tree.
 func (r *Repo) takeSnapshot(ctx context.Context) (*snapshot, error) {
-	m, _ := keptIndexes.LoadOrStore(r.GitDir, &sync.Mutex{})
+	m, _ := keptIndexes.LoadOrStore(r.key(), &sync.Mutex{})
 	mu := m.(*sync.Mutex)
 	mu.Lock()
 	s := &snapshot{index: r.keptIndex(), repo: r, done: mu.Unlock}
@@ -62,7 +71,7 @@ func (r *Repo) takeSnapshot(ctx context.Context) (*snapshot, error) {
 	if err != nil && !isLockBusy(err) && ctx.Err() == nil {
 		// A kept index git cannot read (a crash while it was written):
 		// made again from the user's.
-		seeded.Delete(r.GitDir)
+		seeded.Delete(r.key())
 		_ = r.run.Remove(ctx, s.index)
 		tree, err = r.writeWorkTree(ctx, s)
 	}
@@ -75,11 +84,11 @@ func (r *Repo) takeSnapshot(ctx context.Context) (*snapshot, error) {
 }
 
 func (r *Repo) writeWorkTree(ctx context.Context, s *snapshot) (string, error) {
-	if _, done := seeded.Load(r.GitDir); !done && !r.Own {
+	if _, done := seeded.Load(r.key()); !done && !r.Own {
 		if err := r.seed(ctx, s); err != nil {
 			return "", err
 		}
-		seeded.Store(r.GitDir, true)
+		seeded.Store(r.key(), true)
 	}
 	if _, err := r.gitLocked(ctx, s.env(), nil, "add", "-A"); err != nil {
 		return "", err

@@ -225,3 +225,7 @@ func (w *headTail) Write(p []byte) (int, error) {
 }
 
 func (w *headTail) headString() string { return string(w.first) }
+
+// Place is the host git runs on, so gitwork keeps apart a repository there
+// and one at the same path on this computer.
+func (g Git) Place() string { return "ssh:" + g.Host.Name() }
