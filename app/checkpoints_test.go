@@ -12,9 +12,9 @@ import (
 
 	"knightcode.ai/desktop/internal/testsupport"
 	"knightcode.ai/desktop/model"
+	"knightcode.ai/desktop/remote/sshtest"
 	"knightcode.ai/desktop/rpcconn/rpctest/llmserver"
 	"knightcode.ai/desktop/rpcconn/rpctest/pienv"
-	"knightcode.ai/desktop/remote/sshtest"
 )
 
 // gitIn runs git in dir for a test.
