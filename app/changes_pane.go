@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"knightcode.ai/desktop/gitwork"
+	"knightcode.ai/desktop/internal/trace"
 	"knightcode.ai/desktop/model"
 	"knightcode.ai/desktop/widgets/changes"
 )
@@ -55,6 +56,9 @@ type changesPane struct {
 	undo    *paneUndo
 	// diffGen numbers the diffs asked for: only the last one is drawn.
 	diffGen int
+	// afterPaint (may be nil) runs done once the next frame is painted,
+	// for the trace a benchmark reads.
+	afterPaint func(done func())
 }
 
 // paneState is one look at the folder.
@@ -203,6 +207,9 @@ func (p *changesPane) look() {
 	items := p.drawn.Items
 	p.bg.Go(func(ctx context.Context) {
 		st := lookAt(ctx, p.git, want, items)
+		if trace.Enabled() {
+			trace.Mark("changes-git", diffRows(st.fileDiff))
+		}
 		p.do(func() {
 			p.looking = false
 			p.show(st)
@@ -255,6 +262,22 @@ func (p *changesPane) show(st paneState) {
 	}
 	p.drawFile()
 	p.drawCommit()
+	if trace.Enabled() {
+		rows := diffRows(st.fileDiff)
+		trace.Mark("changes-drawn", rows)
+		if p.afterPaint != nil {
+			p.afterPaint(func() { trace.Mark("changes-painted", rows) })
+		}
+	}
+}
+
+// diffRows counts a diff's lines, for the trace.
+func diffRows(d gitwork.FileDiff) int {
+	n := 0
+	for _, h := range d.Hunks {
+		n += len(h.Lines) + 1
+	}
+	return n
 }
 
 // drawFile shows the selected file's bar and diff.

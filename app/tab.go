@@ -226,6 +226,7 @@ func (t *Tab) build() {
 	t.agentSetup = newAgentSetup(t)
 	t.body = container.NewBorder(t.top, bottom, nil, nil, t.fold.watch(split, t.agentSetup.panel.Object()))
 	t.probe = uiloop.NewPaintProbe()
+	t.right.pane.afterPaint = func(done func()) { t.probe.Wait(0, done, 0) }
 	t.probe.Painted = func() {
 		if trace.Enabled() {
 			trace.Mark("painted", len(t.drawn.Items))

@@ -69,6 +69,7 @@ var phases = []phase{
 	{"big", "the 12,000-entry session", (*bench).bigSession},
 	{"small", "the 150-entry (0.6 MB) session, focused and unfocused", (*bench).idleSmall},
 	{"tabs", "eight tabs: unfocused idle, RSS per tab, Ctrl+Tab to its frame", (*bench).tabs},
+	{"diff", "the changes pane on a 20,000-line diff: git answered → painted", (*bench).bigDiff},
 }
 
 func phaseNames() []string {
