@@ -24,6 +24,9 @@ packages=(
 	# the agent over SSH: the client the app runs, and the sshd that
 	# remote/sshtest starts on 127.0.0.1 for the tests (not as a service)
 	openssh-client openssh-server
+	# checkpoints, the changes pane and worktrees run the user's git; the
+	# SSH runner's quoting is also checked through csh/tcsh when present
+	git tcsh
 )
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

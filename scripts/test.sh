@@ -8,7 +8,7 @@ set -euo pipefail
 
 # Packages also tested under the race detector. A cold -race build of anything
 # that links Fyne takes minutes on 2 cores: add packages where races can hide.
-RACE_PKGS="./rpcconn/... ./model/... ./sessionfiles/... ./sessionindex/... ./internal/... ./remote/..."
+RACE_PKGS="./rpcconn/... ./model/... ./sessionfiles/... ./sessionindex/... ./internal/... ./remote/... ./gitwork/..."
 # The real-agent suites (tests whose names match REAL_AGENT_TESTS in these
 # packages) run once against each pinned pi: the whole suite with pi 0.73.1,
 # then these again with pi 1.6.0, the release the app installs.
