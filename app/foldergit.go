@@ -38,6 +38,7 @@ type folderGit struct {
 	// its last one (0: for ever): the folder's old ones are pruned when it
 	// is first used.
 	keepDays int
+	pruned   bool
 	// lastRestore is the checkpoint that undoes the last restore, for
 	// "Undo file restore".
 	lastRestore *gitwork.Checkpoint
@@ -84,7 +85,7 @@ func (g *folderGit) setFolder(folder string, host *remote.Host) {
 		return
 	}
 	g.folder, g.host = folder, host
-	g.repo, g.off, g.offSaid, g.lastRestore = nil, nil, false, nil
+	g.repo, g.off, g.offSaid, g.lastRestore, g.pruned = nil, nil, false, nil, false
 }
 
 // with runs f with the folder's repository, opening it first.
@@ -126,13 +127,20 @@ func (g *folderGit) openLocked(ctx context.Context) error {
 		}
 	}
 	g.repo = repo
-	if g.keepDays > 0 {
-		// Old checkpoints of closed sessions go; failing that is no reason
-		// to keep none.
-		before := time.Now().AddDate(0, 0, -g.keepDays)
-		_, _ = repo.Prune(ctx, before, inUse())
-	}
 	return nil
+}
+
+// pruneOnce deletes, the first time a checkpoint is kept, the folder's
+// checkpoints of sessions closed for longer than keepDays. Only then: by
+// that time the tab's own session is known (a session reopened after
+// months must keep its checkpoints), and it is among sessionsInUse.
+// Failing is no reason to keep no checkpoint.
+func (g *folderGit) pruneOnceLocked(ctx context.Context) {
+	if g.pruned || g.keepDays <= 0 || g.repo == nil {
+		return
+	}
+	g.pruned = true
+	_, _ = g.repo.Prune(ctx, time.Now().AddDate(0, 0, -g.keepDays), inUse())
 }
 
 // ownFolderRefused says why a folder outside git gets no checkpoints: the
@@ -204,6 +212,7 @@ func (g *folderGit) takeBeforePrompt(ctx context.Context, session string) (said 
 	sessionsInUse.Store(gitwork.SessionKey(session), true)
 	err := g.with(ctx, func(r *gitwork.Repo) error {
 		_, err := r.Take(ctx, session, gitwork.BeforePrompt, 0)
+		g.pruneOnceLocked(ctx)
 		return err
 	})
 	if err == nil || errors.Is(err, context.Canceled) {

@@ -241,7 +241,7 @@ func fileSummary(files []gitwork.FileChange, n int) string {
 	var b strings.Builder
 	for i, f := range files {
 		if i == n {
-			fmt.Fprintf(&b, "… and %d more", len(files)-n)
+			fmt.Fprintf(&b, "\n  … and %d more", len(files)-n)
 			break
 		}
 		if i > 0 {
