@@ -12,8 +12,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"knightcode.ai/desktop/internal/testsupport"
-	"knightcode.ai/desktop/rpcconn/rpctest/llmserver"
-	"knightcode.ai/desktop/rpcconn/rpctest/pienv"
 )
 
 // paneFiles is what the changes pane lists, path → staged.
@@ -40,11 +38,7 @@ func paneIdle(w *Tab) (idle bool) {
 // leaves the other hunk unstaged; a pre-commit hook that refuses is shown
 // in its own words.
 func TestRealAgentChangesPane(t *testing.T) {
-	if os.Getenv("KNIGHTCODE_E2E") != "1" && os.Getenv(pienv.BinaryEnv) == "" {
-		t.Skip("the real agent runs with KNIGHTCODE_E2E=1 (scripts/test.sh) or " + pienv.BinaryEnv + " set")
-	}
-	llm := llmserver.Start(t)
-	env := pienv.Setup(t, llm.URL())
+	env := realPi(t, true)
 	dir := env.WorkDir
 	var lines []string
 	for i := 1; i <= 30; i++ {
@@ -52,16 +46,7 @@ func TestRealAgentChangesPane(t *testing.T) {
 	}
 	start := strings.Join(lines, "\n") + "\n"
 	const file, odd = "zebra.txt", "-new 'odd' ü.txt"
-	os.WriteFile(filepath.Join(dir, file), []byte(start), 0o644)
-	gitIn(t, dir, "init", "-q", "-b", "main")
-	gitIn(t, dir, "add", file)
-	gitIn(t, dir, "-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-q", "-m", "start")
-	gitIn(t, dir, "config", "user.name", "T")
-	gitIn(t, dir, "config", "user.email", "t@example.invalid")
-	for _, kv := range env.Env {
-		k, v, _ := strings.Cut(kv, "=")
-		t.Setenv(k, v)
-	}
+	gitRepo(t, dir, map[string]string{file: start})
 	w := openWindowWith(t, Flags{Agent: env.Binary, Dir: dir, AgentArgs: env.Args})
 	edited := strings.Replace(strings.Replace(start, "line b\n", "line B\n", 1), "line y\n", "line Y\n", 1)
 	typeAndSend(w, `Edit it [[tool:write:{"path":"zebra.txt","content":`+jsonString(edited)+`}]]`)

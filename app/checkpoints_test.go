@@ -53,6 +53,43 @@ func sameContents(got, want map[string]string) bool {
 	return true
 }
 
+// realPi skips the test without the real agent; else it starts the model
+// server and pi's environment, which the app's own environment becomes
+// when local (an SSH test gives it to the host instead).
+func realPi(t *testing.T, local bool) *pienv.Env {
+	t.Helper()
+	if os.Getenv("KNIGHTCODE_E2E") != "1" && os.Getenv(pienv.BinaryEnv) == "" {
+		t.Skip("the real agent runs with KNIGHTCODE_E2E=1 (scripts/test.sh) or " + pienv.BinaryEnv + " set")
+	}
+	env := pienv.Setup(t, llmserver.Start(t).URL())
+	if local {
+		for _, kv := range env.Env {
+			k, v, _ := strings.Cut(kv, "=")
+			t.Setenv(k, v)
+		}
+	}
+	return env
+}
+
+// gitRepo makes dir a repository whose first commit holds files, with a
+// user name of its own for the commits the tests make.
+func gitRepo(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	gitIn(t, dir, "init", "-q", "-b", "main")
+	gitIn(t, dir, "config", "user.name", "T")
+	gitIn(t, dir, "config", "user.email", "t@example.invalid")
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		gitIn(t, dir, "add", "--", name)
+	}
+	gitIn(t, dir, "commit", "-q", "--allow-empty", "-m", "start")
+}
+
 // userMessages are the transcript's user messages the agent took.
 func userMessages(w *Tab) []model.ChatItem {
 	var out []model.ChatItem
@@ -72,28 +109,16 @@ func userMessages(w *Tab) []model.ChatItem {
 // are the same throughout. Edit & resend of the first message with
 // "Restore files and send" is a true rewind: the new file goes too.
 func TestRealAgentRestoresFilesBeforeAMessage(t *testing.T) {
-	if os.Getenv("KNIGHTCODE_E2E") != "1" && os.Getenv(pienv.BinaryEnv) == "" {
-		t.Skip("the real agent runs with KNIGHTCODE_E2E=1 (scripts/test.sh) or " + pienv.BinaryEnv + " set")
-	}
-	llm := llmserver.Start(t)
-	env := pienv.Setup(t, llm.URL())
+	env := realPi(t, true)
 	dir := env.WorkDir
 	const notes, gone, made = "notes with space.txt", "-gone.txt", "made by agent.txt"
-	os.WriteFile(filepath.Join(dir, notes), []byte("one\ntwo\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, gone), []byte("bye\n"), 0o644)
+	gitRepo(t, dir, map[string]string{notes: "one\ntwo\n", gone: "bye\n"})
 	os.WriteFile(filepath.Join(dir, "staged.txt"), []byte("s\n"), 0o644)
-	gitIn(t, dir, "init", "-q", "-b", "main")
-	gitIn(t, dir, "-c", "user.name=T", "-c", "user.email=t@example.invalid", "add", "--", notes, gone)
-	gitIn(t, dir, "-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-q", "-m", "start")
 	gitIn(t, dir, "add", "staged.txt")
 	userGit := func() string {
 		return gitIn(t, dir, "ls-files", "-s") + gitIn(t, dir, "rev-parse", "HEAD") + gitIn(t, dir, "branch", "--list")
 	}
 	user := userGit()
-	for _, kv := range env.Env {
-		k, v, _ := strings.Cut(kv, "=")
-		t.Setenv(k, v)
-	}
 	w := openWindowWith(t, Flags{Agent: env.Binary, Dir: dir, AgentArgs: env.Args})
 
 	turn := func(n int, prompt string) {
@@ -167,18 +192,11 @@ func TestRealAgentRestoresFilesBeforeAMessage(t *testing.T) {
 // pane lists the file; restoring to before the message deletes it, and the
 // undo brings it back.
 func TestRealAgentRestoresFilesOverSSH(t *testing.T) {
-	if os.Getenv("KNIGHTCODE_E2E") != "1" && os.Getenv(pienv.BinaryEnv) == "" {
-		t.Skip("the real agent runs with KNIGHTCODE_E2E=1 (scripts/test.sh) or " + pienv.BinaryEnv + " set")
-	}
+	env := realPi(t, false)
 	srv := sshtest.Start(t, sshtest.Options{})
-	llm := llmserver.Start(t)
-	env := pienv.Setup(t, llm.URL())
 	srv.Exec("pi", env.Env, env.Binary)
 	dir := env.WorkDir
-	os.WriteFile(filepath.Join(dir, "kept.txt"), []byte("kept\n"), 0o644)
-	gitIn(t, dir, "init", "-q", "-b", "main")
-	gitIn(t, dir, "add", "kept.txt")
-	gitIn(t, dir, "-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-q", "-m", "start")
+	gitRepo(t, dir, map[string]string{"kept.txt": "kept\n"})
 	w := openWindowWith(t, Flags{SSH: sshtest.Alias, SSHConfig: srv.ConfigFile, Dir: dir, AgentArgs: env.Args})
 
 	const made = "made on the host.txt"

@@ -132,6 +132,18 @@ func (r *fileRestore) confirm(t restoreTarget) {
 
 // run restores c and says how it went.
 func (r *fileRestore) run(c gitwork.Checkpoint) {
+	r.restoreTo(c, func(err error) {
+		if err != nil {
+			r.message("Files not restored", sentence(gitWords(err)))
+			return
+		}
+		r.toasts.Show("Files restored. \"Undo file restore\" (palette, Session menu) takes it back.", model.NoticeInfo)
+	})
+}
+
+// restoreTo restores c in background work, keeping the restore's undo,
+// then, on the UI goroutine, has the changes pane look again and runs done.
+func (r *fileRestore) restoreTo(c gitwork.Checkpoint, done func(error)) {
 	r.bg.Go(func(ctx context.Context) {
 		err := r.git.with(ctx, func(repo *gitwork.Repo) error {
 			undo, err := repo.Restore(ctx, c)
@@ -141,14 +153,10 @@ func (r *fileRestore) run(c gitwork.Checkpoint) {
 			return err
 		})
 		r.do(func() {
-			if err != nil {
-				r.message("Files not restored", sentence(gitWords(err)))
-			} else {
-				r.toasts.Show("Files restored. \"Undo file restore\" (palette, Session menu) takes it back.", model.NoticeInfo)
-			}
 			if r.changed != nil {
 				r.changed()
 			}
+			done(err)
 		})
 	})
 }
@@ -215,24 +223,12 @@ func (r *fileRestore) offerWithEdit(id string, send func()) {
 
 // runThen restores c, then sends; a restore that fails does not send.
 func (r *fileRestore) runThen(c gitwork.Checkpoint, send func()) {
-	r.bg.Go(func(ctx context.Context) {
-		err := r.git.with(ctx, func(repo *gitwork.Repo) error {
-			undo, err := repo.Restore(ctx, c)
-			if undo.Commit != "" {
-				r.git.lastRestore = &undo
-			}
-			return err
-		})
-		r.do(func() {
-			if r.changed != nil {
-				r.changed()
-			}
-			if err != nil {
-				r.message("Files not restored, message not sent", sentence(gitWords(err))+"\n\nYour edited message is still in the editor.")
-				return
-			}
-			send()
-		})
+	r.restoreTo(c, func(err error) {
+		if err != nil {
+			r.message("Files not restored, message not sent", sentence(gitWords(err))+"\n\nYour edited message is still in the editor.")
+			return
+		}
+		send()
 	})
 }
 

@@ -51,10 +51,7 @@ type Settings struct {
 }
 
 // checkpointDayChoices are the Settings dialog's choices for CheckpointDays.
-var checkpointDayChoices = []struct {
-	name string
-	days int
-}{{"1 day", 1}, {"1 week", 7}, {"30 days", 30}, {"90 days", 90}, {"Keep them", 0}}
+var checkpointDayChoices = []named[int]{{"1 day", 1}, {"1 week", 7}, {"30 days", 30}, {"90 days", 90}, {"Keep them", 0}}
 
 // LoadSettings reads the settings.
 func LoadSettings(p fyne.Preferences) Settings {

@@ -21,11 +21,41 @@ func storageURL(path string) (*url.URL, error) {
 	return url.Parse(storage.NewFileURI(path).String())
 }
 
-// Text sizes the settings offer.
-var textSizes = []struct {
+// named is a value a settings choice offers under a name.
+type named[T comparable] struct {
 	name  string
-	scale float64
-}{{"Small", 0.9}, {"Normal", 1}, {"Large", 1.15}, {"Larger", 1.3}}
+	value T
+}
+
+// Text sizes the settings offer.
+var textSizes = []named[float64]{{"Small", 0.9}, {"Normal", 1}, {"Large", 1.15}, {"Larger", 1.3}}
+
+// namedChoice offers options by name, showing the one worth current, else
+// fallback's.
+func namedChoice[T comparable](keys *kit.DialogKeys, options []named[T], current T, fallback string) *kit.Choice {
+	var names []string
+	for _, o := range options {
+		names = append(names, o.name)
+	}
+	c := kit.NewChoice(names, keys)
+	c.SetSelected(fallback)
+	for _, o := range options {
+		if o.value == current {
+			c.SetSelected(o.name)
+		}
+	}
+	return c
+}
+
+// chosen is the value of the option c shows, or else.
+func chosen[T comparable](c *kit.Choice, options []named[T], otherwise T) T {
+	for _, o := range options {
+		if o.name == c.Selected() {
+			return o.value
+		}
+	}
+	return otherwise
+}
 
 // showSettings edits the saved settings. Under each agent field it says
 // what is in use now and where that came from. Agent changes apply when the
@@ -46,30 +76,10 @@ func (t *Tab) showSettings() {
 	dir.SetPlaceHolder("empty: the folder the app was started in")
 	themes := kit.NewChoice([]string{ThemeSystem, ThemeLight, ThemeDark}, k.Keys())
 	themes.SetSelected(t.settings.Theme)
-	var sizeNames []string
-	for _, ts := range textSizes {
-		sizeNames = append(sizeNames, ts.name)
-	}
-	size := kit.NewChoice(sizeNames, k.Keys())
-	size.SetSelected("Normal")
-	for _, ts := range textSizes {
-		if ts.scale == t.settings.TextScale {
-			size.SetSelected(ts.name)
-		}
-	}
+	size := namedChoice(k.Keys(), textSizes, t.settings.TextScale, "Normal")
 	blink := kit.NewDialogCheck("Blinking cursor", k.Keys())
 	blink.SetChecked(t.settings.BlinkCursor)
-	var keepNames []string
-	for _, c := range checkpointDayChoices {
-		keepNames = append(keepNames, c.name)
-	}
-	keep := kit.NewChoice(keepNames, k.Keys())
-	keep.SetSelected("30 days")
-	for _, c := range checkpointDayChoices {
-		if c.days == t.settings.CheckpointDays {
-			keep.SetSelected(c.name)
-		}
-	}
+	keep := namedChoice(k.Keys(), checkpointDayChoices, t.settings.CheckpointDays, "30 days")
 	worktrees := kit.NewDialogEntry(k.Keys())
 	worktrees.SetText(t.settings.WorktreeDir)
 	worktrees.SetPlaceHolder("empty: beside the repository")
@@ -93,19 +103,11 @@ func (t *Tab) showSettings() {
 		s.AgentArgs = splitArgs(args.Text)
 		s.WorkDir = strings.TrimSpace(dir.Text)
 		s.Theme = themes.Selected()
-		for _, ts := range textSizes {
-			if ts.name == size.Selected() {
-				s.TextScale = ts.scale
-			}
-		}
+		s.TextScale = chosen(size, textSizes, s.TextScale)
 		s.BlinkCursor = blink.Checked
 		s.WorktreeDir = strings.TrimSpace(worktrees.Text)
-		for _, c := range checkpointDayChoices {
-			if c.name == keep.Selected() {
-				s.CheckpointDays = c.days
-				t.git.setKeepDays(c.days)
-			}
-		}
+		s.CheckpointDays = chosen(keep, checkpointDayChoices, s.CheckpointDays)
+		t.git.setKeepDays(s.CheckpointDays)
 		agentChanged := s.AgentPath != t.settings.AgentPath || strings.Join(s.AgentArgs, "\n") != strings.Join(t.settings.AgentArgs, "\n") || s.WorkDir != t.settings.WorkDir
 		t.settings = s
 		s.Save(t.app.Preferences())

@@ -12,8 +12,6 @@ import (
 
 	"knightcode.ai/desktop/internal/testsupport"
 	"knightcode.ai/desktop/model"
-	"knightcode.ai/desktop/rpcconn/rpctest/llmserver"
-	"knightcode.ai/desktop/rpcconn/rpctest/pienv"
 )
 
 func tabCount(w *Tab) (n int) {
@@ -28,23 +26,9 @@ func tabCount(w *Tab) (n int) {
 // into the user's folder and deletes worktree and branch. A second
 // worktree whose file is not committed asks before deleting it.
 func TestRealAgentWorktreeTab(t *testing.T) {
-	if os.Getenv("KNIGHTCODE_E2E") != "1" && os.Getenv(pienv.BinaryEnv) == "" {
-		t.Skip("the real agent runs with KNIGHTCODE_E2E=1 (scripts/test.sh) or " + pienv.BinaryEnv + " set")
-	}
-	llm := llmserver.Start(t)
-	env := pienv.Setup(t, llm.URL())
+	env := realPi(t, true)
 	dir := filepath.Join(env.WorkDir, "my repo")
-	os.MkdirAll(dir, 0o755)
-	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\n"), 0o644)
-	gitIn(t, dir, "init", "-q", "-b", "main")
-	gitIn(t, dir, "config", "user.name", "T")
-	gitIn(t, dir, "config", "user.email", "t@example.invalid")
-	gitIn(t, dir, "add", "a.txt")
-	gitIn(t, dir, "commit", "-q", "-m", "start")
-	for _, kv := range env.Env {
-		k, v, _ := strings.Cut(kv, "=")
-		t.Setenv(k, v)
-	}
+	gitRepo(t, dir, map[string]string{"a.txt": "a\n"})
 	w := openWindowWith(t, Flags{Agent: env.Binary, Dir: dir, AgentArgs: env.Args})
 
 	// branch names the dialog's first field; Enter makes the worktree.
