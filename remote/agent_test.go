@@ -183,11 +183,7 @@ func TestPasswordOnlyHost(t *testing.T) {
 
 func TestRefusedAndUnknownHosts(t *testing.T) {
 	t.Parallel()
-	srv := sshtest.Start(t, sshtest.Options{})
-	port := srv.Port
-	srv.Stop() // nothing listens there now
-	h := srv.Host()
-	h.Target = remote.Target{Host: "127.0.0.1", Port: port}
+	_, h := downHost(t)
 	e, err := startFails(t, remote.Spec{Host: h})
 	if e == nil || e.Kind != remote.Refused || !strings.Contains(err.Error(), "Connection refused") {
 		t.Fatalf("refused port: %+v", e)

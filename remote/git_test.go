@@ -392,11 +392,7 @@ func TestGitFolderNotARepository(t *testing.T) {
 
 func TestGitHostDown(t *testing.T) {
 	t.Parallel()
-	srv := sshtest.Start(t, sshtest.Options{})
-	port := srv.Port
-	srv.Stop() // nothing listens there now
-	h := srv.Host()
-	h.Target = remote.Target{Host: "127.0.0.1", Port: port}
+	srv, h := downHost(t)
 	_, err := gitwork.Open(testContext(t), h.GitRunner(), srv.Home, gitwork.Options{OwnDirs: srv.Dir})
 	var ge *gitwork.GitError
 	var re *remote.Error

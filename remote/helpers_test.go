@@ -202,3 +202,14 @@ func findFile(srv *sshtest.Server, name string) (string, bool) {
 	})
 	return found, found != ""
 }
+
+// downHost is a host whose sshd has stopped: nothing listens on its port.
+func downHost(t *testing.T) (*sshtest.Server, remote.Host) {
+	t.Helper()
+	srv := sshtest.Start(t, sshtest.Options{})
+	port := srv.Port
+	srv.Stop()
+	h := srv.Host()
+	h.Target = remote.Target{Host: "127.0.0.1", Port: port}
+	return srv, h
+}
