@@ -209,7 +209,8 @@ func (t *Tab) label() string {
 		folder = spec.Host.Name() + ":" + folder
 	}
 	if t.worktree != nil {
-		folder += " ⎇ " + t.worktree.Branch
+		// The worktree's folder is named after its branch: the branch says it.
+		folder = "⎇ " + t.worktree.Branch
 	}
 	if folder == "" {
 		return name
