@@ -179,6 +179,7 @@ func (t *Tab) build() {
 	t.panels.welcome.OnBrowse = t.panels.actionBrowse
 	if t.flags.SSH == "" {
 		t.panels.welcome.OnChooseFolder = t.chooseFolder
+		t.panels.welcome.OnChooseWorktree = t.actionWorktreeTab
 	}
 	t.panels.welcome.OnChooseHost = t.actionRemoteTab
 	t.panels.welcome.Hide()

@@ -27,11 +27,13 @@ type Welcome struct {
 
 	// OnOpen opens a recent session by its file; OnBrowse shows them all;
 	// OnChooseFolder, when set, offers another folder to work in, and
-	// OnChooseHost one on another machine.
-	OnOpen         func(path string)
-	OnBrowse       func()
-	OnChooseFolder func()
-	OnChooseHost   func()
+	// OnChooseHost one on another machine, OnChooseWorktree a tab in a
+	// git worktree of the folder's repository.
+	OnOpen           func(path string)
+	OnBrowse         func()
+	OnChooseFolder   func()
+	OnChooseHost     func()
+	OnChooseWorktree func()
 
 	shown model.WelcomeInfo
 	box   *fyne.Container
@@ -77,6 +79,9 @@ func (w *Welcome) build(info model.WelcomeInfo) []fyne.CanvasObject {
 	}
 	if w.OnChooseHost != nil {
 		elsewhere = append(elsewhere, linkButton("On another machine…", theme.ComputerIcon(), w.OnChooseHost))
+	}
+	if w.OnChooseWorktree != nil {
+		elsewhere = append(elsewhere, linkButton("In a worktree…", theme.FolderNewIcon(), w.OnChooseWorktree))
 	}
 	if len(elsewhere) > 0 {
 		objs = append(objs, container.NewHBox(elsewhere...))
