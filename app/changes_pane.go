@@ -47,6 +47,7 @@ type changesPane struct {
 	commitBox     *fyne.Container
 	commitMessage *widget.Entry
 	commitBtn     *widget.Button
+	draftBtn      *widget.Button
 
 	// state is what is shown; looking is set while git is asked, again
 	// when another look was asked for meanwhile.
@@ -54,6 +55,8 @@ type changesPane struct {
 	looking bool
 	again   bool
 	undo    *paneUndo
+	// drafting is set while the agent drafts a commit message.
+	drafting bool
 	// diffGen numbers the diffs asked for: only the last one is drawn.
 	diffGen int
 	// afterPaint (may be nil) runs done once the next frame is painted,
@@ -130,7 +133,8 @@ func (p *changesPane) build() {
 	p.commitMessage.Wrapping = fyne.TextWrapWord
 	p.commitMessage.OnChanged = func(string) { p.drawCommit() }
 	p.commitBtn = widget.NewButtonWithIcon("Commit staged", theme.ConfirmIcon(), p.commit)
-	p.commitBox = container.NewBorder(nil, nil, nil, p.commitBtn, p.commitMessage)
+	p.draftBtn = widget.NewButtonWithIcon("Ask the agent", theme.DocumentCreateIcon(), p.askDraft)
+	p.commitBox = container.NewBorder(nil, nil, nil, container.NewVBox(p.commitBtn, p.draftBtn), p.commitMessage)
 	top := container.NewBorder(nil, nil, nil, p.refresh, p.base)
 	// Two rows, so the buttons never widen the pane: the file's name, then
 	// the side shown and the file's actions.
@@ -352,6 +356,13 @@ func (p *changesPane) drawCommit() {
 		p.commitBtn.SetText(fmt.Sprintf("Commit %s", plural(n, "file")))
 	} else {
 		p.commitBtn.SetText("Commit staged")
+	}
+	if p.drafting {
+		p.draftBtn.SetText("Drafting…")
+		p.draftBtn.Disable()
+	} else {
+		p.draftBtn.SetText("Ask the agent")
+		p.draftBtn.Enable()
 	}
 }
 

@@ -122,6 +122,33 @@ func TestRealAgentChangesPane(t *testing.T) {
 	if got := gitIn(t, dir, "status", "--porcelain"); got != " M zebra.txt\n" {
 		t.Fatalf("after the commit: %q", got)
 	}
+
+	// The agent drafts the next message: its answer fills the box.
+	onUI(func() { w.right.pane.stageFile() })
+	testsupport.Eventually(t, "the rest staged", func() bool { return paneFiles(w)[file] })
+	onUI(func() { w.right.pane.askDraft() })
+	testsupport.Eventually(t, "the agent's draft in the box", func() bool {
+		var text string
+		onUI(func() { text = w.right.pane.commitMessage.Text })
+		return text != "" && !drawn(w).Running
+	})
+	if msgs := userMessages(w); msgs[len(msgs)-1].Text != draftPrompt {
+		t.Fatalf("the agent was asked %q", msgs[len(msgs)-1].Text)
+	}
+}
+
+func TestCommitDraft(t *testing.T) {
+	for in, want := range map[string]string{
+		"Fix the parser\n\nIt dropped the last line.": "Fix the parser\n\nIt dropped the last line.",
+		"```\nFix the parser\n```":                    "Fix the parser",
+		"```text\nAdd tests\n```\n":                   "Add tests",
+		"\"Rename the flag\"":                         "Rename the flag",
+		"  ":                                          "",
+	} {
+		if got := commitDraft(in); got != want {
+			t.Errorf("commitDraft(%q) = %q, want %q", in, got, want)
+		}
+	}
 }
 
 func hasKeys(m map[string]bool, keys ...string) bool {

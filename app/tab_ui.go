@@ -57,6 +57,7 @@ func (t *Tab) Notify(n model.Notice) {
 func (t *Tab) Settled(stopped bool) {
 	t.do(func() {
 		t.shell.tabFinished(t, stopped)
+		t.right.pane.settled(stopped)
 		t.panels.followTree()
 		if len(t.commands.agentCommands) == 0 {
 			t.commands.loadCommands()
