@@ -18,6 +18,9 @@ func lookAt(ctx context.Context, git *folderGit, want paneState, items []model.C
 	st.fileDiff = gitwork.FileDiff{}
 	err := git.with(ctx, func(r *gitwork.Repo) error {
 		st.own = r.Own
+		if _, remote := r.Runner().(gitwork.Placed); !remote {
+			st.root = r.Root
+		}
 		if st.own && st.mode == modeHead {
 			st.note = "The folder is not a git repository: there is no last commit, so this shows the session's changes."
 			st.mode = modeSession

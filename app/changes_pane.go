@@ -55,6 +55,9 @@ type changesPane struct {
 	looking bool
 	again   bool
 	undo    *paneUndo
+	// watching is the folder under watch, stopWatch ends the watch.
+	watching  string
+	stopWatch func()
 	// drafting is set while the agent drafts a commit message.
 	drafting bool
 	// diffGen numbers the diffs asked for: only the last one is drawn.
@@ -73,9 +76,12 @@ type paneState struct {
 	from, to string
 	present  string
 	own      bool
-	files    []gitwork.FileChange
-	staged   map[string]bool
-	note     string
+	// root is the work tree's top on this computer, "" over SSH: what
+	// the folder watch watches.
+	root   string
+	files  []gitwork.FileChange
+	staged map[string]bool
+	note   string
 	// selected is the file shown, by path; fileDiff its diff and
 	// showStaged whether that is the staged side (modeHead only).
 	selected   string
@@ -242,6 +248,7 @@ func (p *changesPane) wanted() paneState {
 // show draws a look's result.
 func (p *changesPane) show(st paneState) {
 	p.state = st
+	p.watch(st.root)
 	p.diffGen++ // a diff still on its way is older than this look
 	list := make([]changes.File, len(st.files))
 	added, deleted := 0, 0
@@ -446,4 +453,35 @@ func (l sideBySideWhenWide) Layout(objects []fyne.CanvasObject, size fyne.Size) 
 
 func (l sideBySideWhenWide) MinSize(objects []fyne.CanvasObject) fyne.Size {
 	return l.diff.MinSize()
+}
+
+// watch watches root while the pane is in front of the right-hand pane:
+// files changed by anything else show without a click. "" stops.
+func (p *changesPane) watch(root string) {
+	if root == p.watching {
+		return
+	}
+	p.unwatch()
+	if root == "" {
+		return
+	}
+	stop, err := watchFolder(root, func() { p.do(p.lookIfVisible) })
+	if err != nil {
+		return // Refresh, the end of a tool run and the window's return still look
+	}
+	p.watching, p.stopWatch = root, stop
+}
+
+func (p *changesPane) unwatch() {
+	if p.stopWatch != nil {
+		p.stopWatch()
+	}
+	p.watching, p.stopWatch = "", nil
+}
+
+// lookIfVisible looks again if the pane is on screen.
+func (p *changesPane) lookIfVisible() {
+	if p.visible() {
+		p.look()
+	}
 }

@@ -132,6 +132,7 @@ func (t *Tab) stopUI() {
 	t.tickBash(false)
 	t.toasts.Stop()
 	t.sidebar.Stop()
+	t.right.stop()
 }
 
 // shutdownAgent cancels the tab's background work and waits for it, then

@@ -27,6 +27,8 @@ func newRightPane(sidebar *tools.ToolSidebar, pane *changesPane) *rightPane {
 	r.object.OnSelected = func(it *container.TabItem) {
 		if it == r.changes {
 			pane.shown()
+		} else {
+			pane.unwatch()
 		}
 	}
 	return r
@@ -53,10 +55,13 @@ func (r *rightPane) showChanges() {
 // restore, the window came back to the front): the changes pane looks
 // again if it is on screen.
 func (r *rightPane) changedFiles() {
-	if r.object.Selected() == r.changes && r.pane.visible() {
-		r.pane.look()
+	if r.object.Selected() == r.changes {
+		r.pane.lookIfVisible()
 	}
 }
+
+// stop ends the folder watch: the tab closes.
+func (r *rightPane) stop() { r.pane.unwatch() }
 
 // draw follows the view: a tool run that ended may have changed files; a
 // new message is a new base to offer.

@@ -115,3 +115,6 @@ func (r *Repo) tempIndex() string {
 	_, _ = rand.Read(b[:])
 	return path.Join(slashes(r.GitDir), "knightcode-index-"+hex.EncodeToString(b[:]))
 }
+
+// Runner is what runs git for the repository: Local, or a host's.
+func (r *Repo) Runner() Runner { return r.run }
