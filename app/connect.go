@@ -59,6 +59,7 @@ func (t *Tab) connect() {
 			t.panels.updateWelcome(v)
 			t.commands.loadCommands()
 			t.panels.loadRecent()
+			t.findWorktree()
 		})
 	}
 	t.controller.Start()

@@ -49,6 +49,11 @@ type folderGit struct {
 // home folder would cost minutes and gigabytes.
 const ownFolderLimit = 20000
 
+// ownFolderBytes bounds the size of what such a folder holds: every byte
+// of it is copied into the app's git directory once, and again as it
+// changes.
+const ownFolderBytes = 256 << 20
+
 // checkpointBound bounds one checkpoint: a prompt waits for it.
 const checkpointBound = 30 * time.Second
 
@@ -153,21 +158,22 @@ func ownFolderRefused(ctx context.Context, folder string) error {
 	if filepath.Dir(clean) == clean {
 		return errors.New("the folder is a file system's root: no checkpoints are kept for it")
 	}
-	n, err := countFiles(ctx, clean, ownFolderLimit)
+	n, size, err := countFiles(ctx, clean, ownFolderLimit, ownFolderBytes)
 	if err != nil {
 		return fmt.Errorf("the folder could not be read for checkpoints: %w", err)
 	}
-	if n > ownFolderLimit {
-		return fmt.Errorf("the folder is not a git repository and holds more than %d files: no checkpoints are kept for it (make it a repository with `git init` to have them)", ownFolderLimit)
+	if n > ownFolderLimit || size > ownFolderBytes {
+		return fmt.Errorf("the folder is not a git repository and holds more than %d files or %d MB: no checkpoints are kept for it (make it a repository with `git init`, and ignore what needs no keeping, to have them)", ownFolderLimit, ownFolderBytes>>20)
 	}
 	return nil
 }
 
-// countFiles counts files under dir, stopping past limit. Folders git
-// would never keep (.git, node_modules) are skipped as git's ignore rules
-// would usually skip them.
-func countFiles(ctx context.Context, dir string, limit int) (int, error) {
+// countFiles counts files under dir and their bytes, stopping past
+// either limit. Folders git would never keep (.git, node_modules) are
+// skipped as git's ignore rules would usually skip them.
+func countFiles(ctx context.Context, dir string, limit int, bytesLimit int64) (int, int64, error) {
 	n := 0
+	var size int64
 	stop := errors.New("enough")
 	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
@@ -183,7 +189,10 @@ func countFiles(ctx context.Context, dir string, limit int) (int, error) {
 			return nil
 		}
 		n++
-		if n > limit {
+		if info, err := d.Info(); err == nil && info.Mode().IsRegular() {
+			size += info.Size()
+		}
+		if n > limit || size > bytesLimit {
 			return stop
 		}
 		return nil
@@ -191,7 +200,7 @@ func countFiles(ctx context.Context, dir string, limit int) (int, error) {
 	if errors.Is(err, stop) {
 		err = nil
 	}
-	return n, err
+	return n, size, err
 }
 
 // sessionKey names the tab's session in checkpoint refs: the session

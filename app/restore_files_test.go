@@ -74,7 +74,11 @@ func TestOwnFolderRefused(t *testing.T) {
 	if err := ownFolderRefused(ctx, small); err != nil {
 		t.Errorf("a small folder: %v", err)
 	}
-	if n, err := countFiles(ctx, small, 0); err != nil || n != 1 {
-		t.Errorf("countFiles past the limit: %d %v", n, err)
+	if n, _, err := countFiles(ctx, small, 0, 1<<20); err != nil || n != 1 {
+		t.Errorf("countFiles past the file limit: %d %v", n, err)
+	}
+	os.WriteFile(filepath.Join(small, "big.bin"), make([]byte, 2048), 0o644)
+	if _, size, err := countFiles(ctx, small, 100, 1024); err != nil || size <= 1024 {
+		t.Errorf("countFiles past the byte limit: %d %v", size, err)
 	}
 }

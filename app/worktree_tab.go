@@ -207,3 +207,28 @@ func (w *Window) removeWorktree(t *Tab, repo *gitwork.Repo, wt gitwork.Worktree,
 		})
 	}()
 }
+
+// findWorktree learns, once the agent is ready (off the first screen's
+// path), whether a tab opened in some folder works in a worktree the app
+// made: a tab reopened at the next start, or from --cwd. Its label then
+// names the branch and closing it asks what becomes of them.
+func (t *Tab) findWorktree() {
+	if t.worktree != nil || t.flags.SSH != "" || t.started.dir == "" {
+		return
+	}
+	folder := t.started.dir
+	t.bg.Go(func(ctx context.Context) {
+		repo, err := gitwork.Open(ctx, gitwork.Local{}, folder, gitwork.Options{})
+		if err != nil {
+			return
+		}
+		if w, ok := repo.OpenWorktree(ctx); ok {
+			t.do(func() {
+				if t.worktree == nil && t.started.dir == folder {
+					t.worktree = &w
+					t.shell.refreshLabels()
+				}
+			})
+		}
+	})
+}

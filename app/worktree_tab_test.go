@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"knightcode.ai/desktop/gitwork"
 	"knightcode.ai/desktop/internal/testsupport"
 	"knightcode.ai/desktop/model"
 )
@@ -83,6 +84,17 @@ func TestRealAgentWorktreeTab(t *testing.T) {
 	testsupport.Eventually(t, "committed", func() bool {
 		return strings.Contains(gitIn(t, wtDir, "log", "-1", "--format=%s"), "The agent's file")
 	})
+
+	// A tab opened in the worktree's folder by other means (reopened at
+	// the next start) knows it for one of the app's.
+	var again *Tab
+	onUI(func() { again = w.shell.openTab(Flags{Agent: env.Binary, Dir: wtDir, AgentArgs: env.Args}, false) })
+	testsupport.Eventually(t, "the reopened tab knows its worktree", func() bool {
+		var wt *gitwork.Worktree
+		onUI(func() { wt = again.worktree })
+		return wt != nil && wt.Branch == "agent/first-try" && wt.Base == "main"
+	})
+	onUI(func() { w.shell.removeTab(again) })
 
 	// Close it: merge into main.
 	onUI(func() { w.shell.closeTab(nt) })
