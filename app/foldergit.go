@@ -253,10 +253,7 @@ func sameHost(a, b *remote.Host) bool {
 // folder's worth of files.
 func (g *folderGit) openRemoteLocked(ctx context.Context) error {
 	host := *g.host
-	if shared, err := host.SharedConnections(sshControlDir(), time.Minute); err == nil {
-		host = shared
-	}
-	repo, err := gitwork.Open(ctx, host.GitRunner(), g.folder, gitwork.Options{})
+	repo, err := gitwork.Open(ctx, hostGit(host), g.folder, gitwork.Options{})
 	if err != nil {
 		if errors.Is(err, gitwork.ErrNotRepository) {
 			err = fmt.Errorf("the folder on %s is not in a git repository: checkpoints and the changes pane over SSH need one (git init there to have them)", host.Name())
@@ -272,4 +269,21 @@ func (g *folderGit) openRemoteLocked(ctx context.Context) error {
 // with a host: short, as a socket's path must be, and the user's own.
 func sshControlDir() string {
 	return filepath.Join(os.TempDir(), fmt.Sprintf("kc-ssh-%d", os.Getuid()))
+}
+
+// hostGit runs git on host, its commands sharing one connection where ssh
+// can (a login per command would cost a fifth of a second each).
+func hostGit(host remote.Host) gitwork.Runner {
+	if shared, err := host.SharedConnections(sshControlDir(), time.Minute); err == nil {
+		host = shared
+	}
+	return host.GitRunner()
+}
+
+// gitFor runs git where a tab's folder is: here, or on its SSH host.
+func gitFor(f Flags) gitwork.Runner {
+	if spec, ok := remoteSpec(f); ok {
+		return hostGit(spec.Host)
+	}
+	return gitwork.Local{}
 }

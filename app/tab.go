@@ -179,8 +179,8 @@ func (t *Tab) build() {
 	t.panels.welcome.OnBrowse = t.panels.actionBrowse
 	if t.flags.SSH == "" {
 		t.panels.welcome.OnChooseFolder = t.chooseFolder
-		t.panels.welcome.OnChooseWorktree = t.actionWorktreeTab
 	}
+	t.panels.welcome.OnChooseWorktree = t.actionWorktreeTab
 	t.panels.welcome.OnChooseHost = t.actionRemoteTab
 	t.panels.welcome.Hide()
 	c.edited = func(text string) {

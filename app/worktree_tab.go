@@ -27,13 +27,13 @@ import (
 
 // actionWorktreeTab asks for the branch and the folder, then makes them.
 func (t *Tab) actionWorktreeTab() {
-	if t.flags.SSH != "" {
-		t.message("Not over SSH yet", "A tab in a worktree works for a folder on this computer for now.")
-		return
-	}
 	folder := t.started.dir
+	if spec, ok := remoteSpec(t.flags); ok {
+		folder = spec.Dir
+	}
+	run := gitFor(t.flags)
 	t.bg.Go(func(ctx context.Context) {
-		repo, err := gitwork.Open(ctx, gitwork.Local{}, folder, gitwork.Options{})
+		repo, err := gitwork.Open(ctx, run, folder, gitwork.Options{})
 		t.do(func() {
 			if err != nil {
 				t.message("No worktree for this folder", sentence(gitWords(err)))
@@ -47,6 +47,9 @@ func (t *Tab) actionWorktreeTab() {
 // worktreeParent is where a new worktree goes: the setting, else beside
 // the repository.
 func (t *Tab) worktreeDir(root, branch string) string {
+	if t.flags.SSH != "" {
+		return gitwork.DefaultWorktreeDir(root, branch) // the host's paths, always with /
+	}
 	if base := t.settings.WorktreeDir; base != "" {
 		return filepath.Join(base, filepath.Base(root)+"-"+strings.ReplaceAll(branch, "/", "-"))
 	}
@@ -79,13 +82,17 @@ func (t *Tab) askWorktree(repo *gitwork.Repo) {
 }
 
 func (t *Tab) makeWorktree(repo *gitwork.Repo, branch, dir string) {
-	if abs, err := filepath.Abs(dir); err == nil {
+	onHost := t.flags.SSH != ""
+	if abs, err := filepath.Abs(dir); err == nil && !onHost {
 		dir = abs
 	}
 	t.bg.Go(func(ctx context.Context) {
-		if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
-			t.do(func() { t.message("No worktree made", sentence(err.Error())) })
-			return
+		// git makes the folders above a worktree's on the host itself.
+		if !onHost {
+			if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+				t.do(func() { t.message("No worktree made", sentence(err.Error())) })
+				return
+			}
 		}
 		w, err := repo.AddWorktree(ctx, branch, dir)
 		t.do(func() {
@@ -129,8 +136,9 @@ func (w *Window) closeWorktree(t *Tab, close func()) {
 // branch, asking first when files there are not committed.
 func (w *Window) finishWorktree(t *Tab, merge bool, close func()) {
 	wt := *t.worktree
+	run := gitFor(t.flags)
 	t.bg.Go(func(ctx context.Context) {
-		repo, err := gitwork.Open(ctx, gitwork.Local{}, wt.Dir, gitwork.Options{})
+		repo, err := gitwork.Open(ctx, run, wt.Dir, gitwork.Options{})
 		var left []string
 		if err == nil {
 			left, err = repo.Uncommitted(ctx)
@@ -213,18 +221,22 @@ func (w *Window) removeWorktree(t *Tab, repo *gitwork.Repo, wt gitwork.Worktree,
 // made: a tab reopened at the next start, or from --cwd. Its label then
 // names the branch and closing it asks what becomes of them.
 func (t *Tab) findWorktree() {
-	if t.worktree != nil || t.flags.SSH != "" || t.started.dir == "" {
+	folder := t.started.dir
+	if spec, ok := remoteSpec(t.flags); ok {
+		folder = spec.Dir
+	}
+	if t.worktree != nil || folder == "" {
 		return
 	}
-	folder := t.started.dir
+	run := gitFor(t.flags)
 	t.bg.Go(func(ctx context.Context) {
-		repo, err := gitwork.Open(ctx, gitwork.Local{}, folder, gitwork.Options{})
+		repo, err := gitwork.Open(ctx, run, folder, gitwork.Options{})
 		if err != nil {
 			return
 		}
 		if w, ok := repo.OpenWorktree(ctx); ok {
 			t.do(func() {
-				if t.worktree == nil && t.started.dir == folder {
+				if t.worktree == nil {
 					t.worktree = &w
 					t.shell.refreshLabels()
 				}

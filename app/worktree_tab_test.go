@@ -13,6 +13,7 @@ import (
 	"knightcode.ai/desktop/gitwork"
 	"knightcode.ai/desktop/internal/testsupport"
 	"knightcode.ai/desktop/model"
+	"knightcode.ai/desktop/remote/sshtest"
 )
 
 func tabCount(w *Tab) (n int) {
@@ -133,4 +134,48 @@ func TestRealAgentWorktreeTab(t *testing.T) {
 		_, err := os.Stat(wtDir)
 		return errors.Is(err, os.ErrNotExist) && tabCount(w) == 1
 	})
+}
+
+// TestRealAgentWorktreeTabOverSSH: the same over SSH (a real sshd on this
+// machine): the worktree is made by the host's git beside the repository
+// there, the new tab's pi works in it over SSH, and closing the tab with
+// "Delete worktree and branch" deletes both on the host.
+func TestRealAgentWorktreeTabOverSSH(t *testing.T) {
+	env := realPi(t, false)
+	srv := sshtest.Start(t, sshtest.Options{})
+	srv.Exec("pi", env.Env, env.Binary)
+	dir := filepath.Join(env.WorkDir, "host repo")
+	gitRepo(t, dir, map[string]string{"a.txt": "a\n"})
+	w := openWindowWith(t, Flags{SSH: sshtest.Alias, SSHConfig: srv.ConfigFile, Dir: dir, AgentArgs: env.Args})
+
+	onUI(func() { w.actionWorktreeTab() })
+	testsupport.Eventually(t, "the worktree dialog", func() bool { return dialogOpen(w) })
+	onUI(func() { w.win.Canvas().Focused().(interface{ SetText(string) }).SetText("agent/remote-try") })
+	press(w, fyne.KeyReturn)
+	testsupport.Eventually(t, "the worktree's tab", func() bool { return tabCount(w) == 2 })
+	var nt *Tab
+	onUI(func() { nt = w.shell.current })
+	wtDir := filepath.Join(env.WorkDir, "host repo-worktrees", "agent-remote-try")
+	if nt.flags.SSH != sshtest.Alias || nt.flags.Dir != wtDir || nt.worktree == nil {
+		t.Fatalf("the new tab: ssh %q, folder %q, worktree %+v", nt.flags.SSH, nt.flags.Dir, nt.worktree)
+	}
+	testsupport.Eventually(t, "its agent on the host", func() bool {
+		return nt.session.View(nil).Conn == model.ConnReady && len(nt.session.Models()) > 0
+	})
+	typeAndSend(nt, `Write it [[tool:write:{"path":"remote.txt","content":"r\n"}]]`)
+	testsupport.Eventually(t, "written in the worktree on the host", func() bool {
+		return settledReply(nt) && readFiles(t, wtDir, "remote.txt")["remote.txt"] == "r\n"
+	})
+	onUI(func() { w.shell.closeTab(nt) })
+	testsupport.Eventually(t, "what becomes of it", func() bool { return strings.Contains(dialogSays(nt), "agent/remote-try") })
+	onUI(func() { test.Tap(findButton(t, w.win, "Delete worktree and branch")) })
+	testsupport.Eventually(t, "asked about the uncommitted file", func() bool { return strings.Contains(dialogSays(nt), "remote.txt") })
+	onUI(func() { test.Tap(findButton(t, w.win, "Delete them")) })
+	testsupport.Eventually(t, "deleted on the host", func() bool {
+		_, err := os.Stat(wtDir)
+		return errors.Is(err, os.ErrNotExist) && tabCount(w) == 1
+	})
+	if out := gitIn(t, dir, "branch", "--list"); strings.Contains(out, "remote-try") {
+		t.Fatalf("the branch is left: %s", out)
+	}
 }
