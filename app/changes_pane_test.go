@@ -2,6 +2,7 @@ package app
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,15 +43,18 @@ func TestRealAgentChangesPane(t *testing.T) {
 	dir := env.WorkDir
 	var lines []string
 	for i := 1; i <= 30; i++ {
-		lines = append(lines, "line "+string(rune('a'+i%26)))
+		lines = append(lines, fmt.Sprintf("line %d", i))
 	}
 	start := strings.Join(lines, "\n") + "\n"
 	const file, odd = "zebra.txt", "-new 'odd' ü.txt"
 	gitRepo(t, dir, map[string]string{file: start})
 	w := openWindowWith(t, Flags{Agent: env.Binary, Dir: dir, AgentArgs: env.Args})
-	edited := strings.Replace(strings.Replace(start, "line b\n", "line B\n", 1), "line y\n", "line Y\n", 1)
-	typeAndSend(w, `Edit it [[tool:write:{"path":"zebra.txt","content":`+jsonString(edited)+`}]]`)
-	testsupport.Eventually(t, "first turn", func() bool { return settledReply(w) && len(userMessages(w)) == 1 })
+	edited := strings.Replace(strings.Replace(start, "line 2\n", "line two\n", 1), "line 25\n", "line twenty-five\n", 1)
+	// pi's edit tool, two places of the file in one call.
+	typeAndSend(w, `Edit it [[tool:edit:{"path":"zebra.txt","edits":[{"oldText":"line 2\n","newText":"line two\n"},{"oldText":"line 25\n","newText":"line twenty-five\n"}]}]]`)
+	testsupport.Eventually(t, "first turn", func() bool {
+		return settledReply(w) && len(userMessages(w)) == 1 && readFiles(t, dir, file)[file] == edited
+	})
 	typeAndSend(w, `And a new one [[tool:write:{"path":`+jsonString(odd)+`,"content":"new\n"}]]`)
 	testsupport.Eventually(t, "second turn", func() bool { return settledReply(w) && len(userMessages(w)) == 2 })
 
@@ -73,8 +77,13 @@ func TestRealAgentChangesPane(t *testing.T) {
 		return n == 2
 	})
 	onUI(func() { w.right.pane.hunkAction(1, "Revert") })
-	wantAfter := strings.Replace(start, "line b\n", "line B\n", 1)
+	wantAfter := strings.Replace(start, "line 2\n", "line two\n", 1)
 	testsupport.Eventually(t, "one hunk reverted", func() bool { return readFiles(t, dir, file)[file] == wantAfter })
+	testsupport.Eventually(t, "the undo offered", func() bool {
+		var shown bool
+		onUI(func() { shown = w.right.pane.undoBar.Visible() })
+		return shown
+	})
 	onUI(func() { test.Tap(findButtonIn(t, w.right.pane.undoBar, "Undo")) })
 	testsupport.Eventually(t, "the revert undone", func() bool { return readFiles(t, dir, file)[file] == edited })
 
@@ -116,7 +125,7 @@ func TestRealAgentChangesPane(t *testing.T) {
 	testsupport.Eventually(t, "committed", func() bool {
 		return strings.Contains(gitIn(t, dir, "log", "-1", "--format=%s"), "Paint the zebra")
 	})
-	if got := gitIn(t, dir, "show", "HEAD:"+file); got != strings.Replace(start, "line b\n", "line B\n", 1) {
+	if got := gitIn(t, dir, "show", "HEAD:"+file); got != wantAfter {
 		t.Fatalf("committed zebra:\n%s", got)
 	}
 	if got := gitIn(t, dir, "status", "--porcelain"); got != " M zebra.txt\n" {
