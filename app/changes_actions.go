@@ -115,7 +115,9 @@ func (p *changesPane) commit() {
 		commit, err = r.Commit(ctx, msg)
 		return err
 	}, func() {
-		p.commitMessage.SetText("")
+		if strings.TrimSpace(p.commitMessage.Text) == msg {
+			p.commitMessage.SetText("") // not what was typed during the commit
+		}
 		short := commit
 		if len(short) > 8 {
 			short = short[:8]

@@ -26,6 +26,7 @@ func (p *changesPane) askDraft() {
 		return
 	}
 	p.drafting = true
+	p.draftOver = p.commitMessage.Text
 	p.drawCommit()
 	p.controller.Send(draftPrompt, nil, false, nil)
 }
@@ -45,7 +46,8 @@ func (p *changesPane) settled(stopped bool) {
 			p.message("No draft", sentence(err.Error()))
 			return
 		}
-		if msg := commitDraft(text); msg != "" {
+		// Never over what the user typed meanwhile.
+		if msg := commitDraft(text); msg != "" && p.commitMessage.Text == p.draftOver {
 			p.commitMessage.SetText(msg)
 		}
 	})

@@ -58,8 +58,10 @@ type changesPane struct {
 	// watching is the folder under watch, stopWatch ends the watch.
 	watching  string
 	stopWatch func()
-	// drafting is set while the agent drafts a commit message.
-	drafting bool
+	// drafting is set while the agent drafts a commit message; draftOver
+	// is the box's text then, which the draft may replace.
+	drafting  bool
+	draftOver string
 	// diffGen numbers the diffs asked for: only the last one is drawn.
 	diffGen int
 	// afterPaint (may be nil) runs done once the next frame is painted,
@@ -465,11 +467,21 @@ func (p *changesPane) watch(root string) {
 	if root == "" {
 		return
 	}
-	stop, err := watchFolder(root, func() { p.do(p.lookIfVisible) })
-	if err != nil {
-		return // Refresh, the end of a tool run and the window's return still look
-	}
-	p.watching, p.stopWatch = root, stop
+	p.watching = root
+	// Walking a large tree takes a while: not on the UI goroutine.
+	p.bg.Go(func(context.Context) {
+		stop, err := watchFolder(root, func() { p.do(p.lookIfVisible) })
+		if err != nil {
+			return // Refresh, the end of a tool run and the window's return still look
+		}
+		p.do(func() {
+			if p.watching != root || p.stopWatch != nil {
+				stop() // stopped or moved meanwhile
+				return
+			}
+			p.stopWatch = stop
+		})
+	})
 }
 
 func (p *changesPane) unwatch() {

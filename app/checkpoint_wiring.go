@@ -6,16 +6,14 @@ import (
 	"knightcode.ai/desktop/model"
 )
 
-// watchFolder points the tab's git at the folder its agent works in and
-// has a checkpoint kept before every prompt goes out.
+// watchFolder points the tab's git at the folder its agent works in; the
+// checkpoint before every prompt is the controller's BeforePrompt, set in
+// connect before it starts.
 func (t *Tab) watchFolder() {
 	if spec, ok := remoteSpec(t.flags); ok {
 		t.git.setFolder(spec.Dir, &spec.Host)
 	} else {
 		t.git.setFolder(t.started.dir, nil)
-	}
-	if t.controller != nil {
-		t.controller.BeforePrompt = t.beforePrompt
 	}
 }
 

@@ -174,6 +174,17 @@ func TestRealAgentRestoresFilesBeforeAMessage(t *testing.T) {
 	testsupport.Eventually(t, "the offer to restore the files too", func() bool {
 		return strings.Contains(dialogSays(w), "Put them back as they were before it")
 	})
+	// Cancel sends nothing and keeps the edit; Enter asks again.
+	press(w, fyne.KeyEscape)
+	var text string
+	onUI(func() { text = w.composer.prompt.Editor.Text() })
+	if text != "Just answer" || dialogOpen(w) {
+		t.Fatalf("after Cancel: editor %q, a dialog open %v", text, dialogOpen(w))
+	}
+	onUI(func() { w.composer.prompt.Editor.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) })
+	testsupport.Eventually(t, "the offer again", func() bool {
+		return strings.Contains(dialogSays(w), "Put them back as they were before it")
+	})
 	onUI(func() { test.Tap(findButton(t, w.win, "Restore files and send")) })
 	beforeFirst := map[string]string{notes: "one\ntwo\n", gone: "bye\n", "staged.txt": "s\n"}
 	testsupport.Eventually(t, "files as before the first message, and the edit answered", func() bool {

@@ -27,7 +27,7 @@ type composer struct {
 	editing *editingPrompt
 	// beforeEditSend (may be nil) runs before an edited prompt is sent
 	// again, and sends it: the tab offers to restore the files too.
-	beforeEditSend func(id string, send func())
+	beforeEditSend func(id string, send, abandoned func())
 	// referenceNote is the draft as a dropped file's reference left it,
 	// while the note offering to undo that shows.
 	referenceNote string

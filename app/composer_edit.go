@@ -1,6 +1,8 @@
 package app
 
 import (
+	"strings"
+
 	"knightcode.ai/desktop/model"
 )
 
@@ -73,6 +75,11 @@ func (c *composer) sendEdit(text string, images []model.Image, accepted func()) 
 		if c.editing != e {
 			return // cancelled, or another edit began, while the files were looked at
 		}
+		// What the editor holds now: typing may have gone on while the
+		// files were looked at.
+		if now := strings.TrimRight(c.prompt.Editor.Text(), "\n"); strings.TrimSpace(now) != "" {
+			text = now
+		}
 		c.editing = nil
 		c.prompt.SetNote("")
 		c.prompt.Editor.Clear()
@@ -88,7 +95,7 @@ func (c *composer) sendEdit(text string, images []model.Image, accepted func()) 
 		c.beforeEditSend(e.id, func() {
 			e.sending = false
 			send()
-		})
+		}, func() { e.sending = false }) // not sent: Enter sends again
 	}
 	return true
 }

@@ -47,6 +47,7 @@ func (t *Tab) connect() {
 		t.controller = model.NewController(t.session, t, t.startOptions())
 	}
 	t.watchFolder()
+	t.controller.BeforePrompt = t.beforePrompt
 	t.controller.OnReady = func() {
 		t.do(func() {
 			t.panels.ready = true

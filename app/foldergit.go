@@ -21,24 +21,27 @@ import (
 // prompts, the restores, and the changes pane's repository. The repository
 // is opened on first use off the UI goroutine, and one operation runs at a
 // time, so a checkpoint and a restore never work on the files together.
-// Every method but setFolder blocks: call them from background work.
+// Every method but the setters blocks: call them from background work.
 type folderGit struct {
+	// cfg is what the UI goroutine sets (the folder, the setting): its
+	// own lock, never held while git runs, so a setter never waits.
+	cfgMu sync.Mutex
+	cfg   folderConfig
+
 	mu sync.Mutex
 	// folder is the tab's working folder; host is set for a tab whose
-	// agent works over SSH, where git runs on the host.
+	// agent works over SSH, where git runs on the host. gen is the
+	// config's they were taken from.
 	folder string
 	host   *remote.Host
+	gen    int
 	// ownDirs holds the git directories of folders outside any repository.
 	ownDirs string
 	repo    *gitwork.Repo
 	// off says why there are no checkpoints for this folder; said once.
 	off     error
 	offSaid bool
-	// keepDays is how long a closed session's checkpoints are kept after
-	// its last one (0: for ever): the folder's old ones are pruned when it
-	// is first used.
-	keepDays int
-	pruned   bool
+	pruned  bool
 	// lastRestore is the checkpoint that undoes the last restore, for
 	// "Undo file restore".
 	lastRestore *gitwork.Checkpoint
@@ -57,15 +60,32 @@ const ownFolderBytes = 256 << 20
 // checkpointBound bounds one checkpoint: a prompt waits for it.
 const checkpointBound = 30 * time.Second
 
+// folderConfig is the folder and setting a folderGit works with.
+type folderConfig struct {
+	folder string
+	host   *remote.Host
+	// keepDays is how long a closed session's checkpoints are kept after
+	// its last one (0: for ever).
+	keepDays int
+	// gen changes with the folder: the repository is opened again.
+	gen int
+}
+
 func newFolderGit(ownDirs string, keepDays int) *folderGit {
-	return &folderGit{ownDirs: ownDirs, keepDays: keepDays}
+	return &folderGit{ownDirs: ownDirs, cfg: folderConfig{keepDays: keepDays}}
 }
 
 // setKeepDays follows the setting.
 func (g *folderGit) setKeepDays(days int) {
-	g.mu.Lock()
-	g.keepDays = days
-	g.mu.Unlock()
+	g.cfgMu.Lock()
+	g.cfg.keepDays = days
+	g.cfgMu.Unlock()
+}
+
+func (g *folderGit) config() folderConfig {
+	g.cfgMu.Lock()
+	defer g.cfgMu.Unlock()
+	return g.cfg
 }
 
 // sessionsInUse are the sessions this process has kept checkpoints for:
@@ -84,19 +104,23 @@ func inUse() map[string]bool {
 // setFolder points g at the tab's folder (on start and restart); host is
 // the SSH host it is on, nil for this computer.
 func (g *folderGit) setFolder(folder string, host *remote.Host) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if folder == g.folder && sameHost(host, g.host) {
+	g.cfgMu.Lock()
+	defer g.cfgMu.Unlock()
+	if folder == g.cfg.folder && sameHost(host, g.cfg.host) {
 		return
 	}
-	g.folder, g.host = folder, host
-	g.repo, g.off, g.offSaid, g.lastRestore, g.pruned = nil, nil, false, nil, false
+	g.cfg.folder, g.cfg.host = folder, host
+	g.cfg.gen++
 }
 
 // with runs f with the folder's repository, opening it first.
 func (g *folderGit) with(ctx context.Context, f func(*gitwork.Repo) error) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if cfg := g.config(); cfg.gen != g.gen {
+		g.folder, g.host, g.gen = cfg.folder, cfg.host, cfg.gen
+		g.repo, g.off, g.offSaid, g.lastRestore, g.pruned = nil, nil, false, nil, false
+	}
 	if err := g.openLocked(ctx); err != nil {
 		return err
 	}
@@ -141,11 +165,12 @@ func (g *folderGit) openLocked(ctx context.Context) error {
 // months must keep its checkpoints), and it is among sessionsInUse.
 // Failing is no reason to keep no checkpoint.
 func (g *folderGit) pruneOnceLocked(ctx context.Context) {
-	if g.pruned || g.keepDays <= 0 || g.repo == nil {
+	days := g.config().keepDays
+	if g.pruned || days <= 0 || g.repo == nil {
 		return
 	}
 	g.pruned = true
-	_, _ = g.repo.Prune(ctx, time.Now().AddDate(0, 0, -g.keepDays), inUse())
+	_, _ = g.repo.Prune(ctx, time.Now().AddDate(0, 0, -days), inUse())
 }
 
 // ownFolderRefused says why a folder outside git gets no checkpoints: the

@@ -25,14 +25,18 @@ const watchQuiet = 400 * time.Millisecond
 
 // quieted calls f once changes have stopped for watchQuiet.
 type quieted struct {
-	mu    sync.Mutex
-	timer *time.Timer
-	f     func()
+	mu      sync.Mutex
+	timer   *time.Timer
+	f       func()
+	stopped bool
 }
 
 func (q *quieted) poke() {
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	if q.stopped {
+		return // an event read just before the watch was stopped
+	}
 	if q.timer == nil {
 		q.timer = time.AfterFunc(watchQuiet, q.f)
 		return
@@ -43,6 +47,7 @@ func (q *quieted) poke() {
 func (q *quieted) stop() {
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	q.stopped = true
 	if q.timer != nil {
 		q.timer.Stop()
 	}

@@ -27,8 +27,8 @@ func watchFolder(root string, changed func()) (stop func(), err error) {
 		if err != nil || !d.IsDir() {
 			return nil
 		}
-		if d.Name() == ".git" {
-			return filepath.SkipDir
+		if d.Name() == ".git" || d.Name() == "node_modules" {
+			return filepath.SkipDir // the app's own git work; what builds fill
 		}
 		if !w.add(p) {
 			return filepath.SkipAll
@@ -83,7 +83,7 @@ func (w *inotifyWatch) read(f *os.File) {
 				name = strings.TrimRight(string(raw), "\x00")
 			}
 			off += unix.SizeofInotifyEvent + int(ev.Len)
-			if ev.Mask&unix.IN_ISDIR != 0 && ev.Mask&(unix.IN_CREATE|unix.IN_MOVED_TO) != 0 && name != ".git" {
+			if ev.Mask&unix.IN_ISDIR != 0 && ev.Mask&(unix.IN_CREATE|unix.IN_MOVED_TO) != 0 && name != ".git" && name != "node_modules" {
 				w.mu.Lock()
 				parent := w.dirs[int(ev.Wd)]
 				w.mu.Unlock()

@@ -196,7 +196,10 @@ func (r *fileRestore) undo() {
 // offerWithEdit runs before an edited earlier prompt is sent again: when
 // the files changed since that prompt first went out, it asks whether to
 // put them back too (a true rewind), then sends.
-func (r *fileRestore) offerWithEdit(id string, send func()) {
+//
+// abandoned runs when it is not sent (Cancel, a restore that failed): the
+// edit stays in the editor for Enter to send again.
+func (r *fileRestore) offerWithEdit(id string, send, abandoned func()) {
 	sent, before, ok := messageTimes(r.drawn.Items, id)
 	if !ok {
 		send()
@@ -214,17 +217,18 @@ func (r *fileRestore) offerWithEdit(id string, send func()) {
 			text := fmt.Sprintf("Since this message first went out, %s changed:\n%s\n\nPut them back as they were before it, so the agent starts again from there? The files as they are now are kept first: \"Undo file restore\" takes it back.",
 				plural(len(t.files), "file"), fileSummary(t.files, 6))
 			r.ask("Restore the files too?", text,
-				dialogAction{label: "Cancel", isCancel: true},
+				dialogAction{label: "Cancel", isCancel: true, run: abandoned},
 				dialogAction{label: "Send only", isDefault: true, run: send},
-				dialogAction{label: "Restore files and send", run: func() { r.runThen(t.checkpoint, send) }})
+				dialogAction{label: "Restore files and send", run: func() { r.runThen(t.checkpoint, send, abandoned) }})
 		})
 	})
 }
 
 // runThen restores c, then sends; a restore that fails does not send.
-func (r *fileRestore) runThen(c gitwork.Checkpoint, send func()) {
+func (r *fileRestore) runThen(c gitwork.Checkpoint, send, abandoned func()) {
 	r.restoreTo(c, func(err error) {
 		if err != nil {
+			abandoned()
 			r.message("Files not restored, message not sent", sentence(gitWords(err))+"\n\nYour edited message is still in the editor.")
 			return
 		}

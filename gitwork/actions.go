@@ -123,7 +123,7 @@ func (r *Repo) Commit(ctx context.Context, message string) (commit string, err e
 	if r.Own {
 		return "", ErrNoIndex
 	}
-	if _, err := r.git(ctx, nil, []byte(message), "commit", "-q", "--cleanup=strip", "-F", "-"); err != nil {
+	if _, err := r.git(ctx, nil, []byte(message), "commit", "-q", "--cleanup=whitespace", "-F", "-"); err != nil {
 		return "", err
 	}
 	head, _, err := r.head(ctx)

@@ -177,12 +177,12 @@ func TestStageUnstageCommit(t *testing.T) {
 	if err := os.Remove(hook); err != nil {
 		t.Fatal(err)
 	}
-	commit, err := f.repo.Commit(ctx, "edit the odd file\n\nwith a body")
+	commit, err := f.repo.Commit(ctx, "edit the odd file\n\n#123 stays: a line the user wrote")
 	if err != nil || commit == "" {
 		t.Fatalf("commit: %q %v", commit, err)
 	}
-	if got := f.sh("git", "log", "-1", "--format=%s"); got != "edit the odd file\n" {
-		t.Fatalf("subject: %q", got)
+	if got := f.sh("git", "log", "-1", "--format=%B"); got != "edit the odd file\n\n#123 stays: a line the user wrote\n\n" {
+		t.Fatalf("message: %q", got)
 	}
 	if got := f.sh("git", "status", "--porcelain", "-z"); got != "?? new one.txt\x00" {
 		t.Fatalf("status after commit: %q", got)

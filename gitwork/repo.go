@@ -76,7 +76,9 @@ func (r *Repo) git(ctx context.Context, env []string, stdin []byte, args ...stri
 	if r.Own {
 		env = append([]string{"GIT_DIR=" + r.GitDir, "GIT_WORK_TREE=" + r.Root}, env...)
 	}
-	full := append([]string{"--literal-pathspecs", "-c", "core.quotepath=false"}, args...)
+	// submodule.recurse off: a restore moves the superproject's files, never
+	// the commits checked out in the user's submodules.
+	full := append([]string{"--literal-pathspecs", "-c", "core.quotepath=false", "-c", "submodule.recurse=false"}, args...)
 	return r.run.Git(ctx, r.Root, env, stdin, full...)
 }
 

@@ -2,6 +2,7 @@ package gitwork
 
 import (
 	"context"
+	"time"
 )
 
 // Restore makes the folder what it was at checkpoint c: files changed
@@ -36,6 +37,9 @@ func (r *Repo) RestorePaths(ctx context.Context, session string, kind Kind, from
 	})
 }
 
+// moveBound bounds moving the work tree in a restore.
+const moveBound = 5 * time.Minute
+
 // switchTo keeps the present as a checkpoint, then moves the work tree
 // from the present's tree to the one target gives, the way git checkout
 // moves between commits: git refuses, in its own words, when a file
@@ -58,7 +62,11 @@ func (r *Repo) switchTo(ctx context.Context, session string, kind Kind, turn int
 	if to == present.Tree {
 		return undo, nil
 	}
-	if _, err := r.git(ctx, present.env(), nil, "read-tree", "-m", "-u", present.Tree, to); err != nil {
+	// Once begun, the move is not cancelled (a tab closing): half the files
+	// moved would be worse than all of them; it has its own bound.
+	move, cancel := context.WithTimeout(context.WithoutCancel(ctx), moveBound)
+	defer cancel()
+	if _, err := r.git(move, present.env(), nil, "read-tree", "-m", "-u", present.Tree, to); err != nil {
 		return undo, err
 	}
 	return undo, nil

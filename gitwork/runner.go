@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"time"
 )
 
 // Runner runs git in a folder of the machine the folder is on. The app has
@@ -106,6 +107,11 @@ func (l Local) Git(ctx context.Context, dir string, env []string, stdin []byte, 
 		program = "git"
 	}
 	cmd := exec.CommandContext(ctx, program, args...)
+	// Cancelled, git is interrupted, not killed: it removes its .lock files
+	// (a kill would leave them, and every git after would refuse, the
+	// user's too); WaitDelay kills one that does not end.
+	cmd.Cancel = func() error { return interrupt(cmd.Process) }
+	cmd.WaitDelay = 5 * time.Second
 	cmd.Dir = dir
 	cmd.Env = withoutInherited(os.Environ())
 	cmd.Env = append(cmd.Env, "GIT_TERMINAL_PROMPT=0", "GIT_PAGER=cat", "PAGER=cat")

@@ -68,6 +68,12 @@ func (r *Repo) takeSnapshot(ctx context.Context) (*snapshot, error) {
 	mu.Lock()
 	s := &snapshot{index: r.keptIndex(), repo: r, done: mu.Unlock}
 	tree, err := r.writeWorkTree(ctx, s)
+	if err != nil && isLockBusy(err) && ctx.Err() == nil {
+		// Our own index, held by this process's lock: a lock file still
+		// there after gitLocked's waits is one a git that died left.
+		_ = r.run.Remove(ctx, s.index+".lock")
+		tree, err = r.writeWorkTree(ctx, s)
+	}
 	if err != nil && !isLockBusy(err) && ctx.Err() == nil {
 		// A kept index git cannot read (a crash while it was written):
 		// made again from the user's.
@@ -107,7 +113,10 @@ func (r *Repo) seed(ctx context.Context, s *snapshot) error {
 	if err != nil || !hasHead {
 		return err
 	}
-	if _, err := r.gitLocked(ctx, nil, nil, "read-tree", "-m", "--index-output="+s.index, head); err == nil {
+	// It locks the user's index for its moment: not cancelled midway.
+	seedCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+	defer cancel()
+	if _, err := r.gitLocked(seedCtx, nil, nil, "read-tree", "-m", "--index-output="+s.index, head); err == nil {
 		return nil
 	}
 	// Unmerged entries or an index git cannot read: every file is read once.

@@ -131,8 +131,17 @@ func (r *Repo) MergeInto(ctx context.Context, w Worktree) error {
 		return err
 	}
 	target := &Repo{run: r.run, Root: dir, GitDir: r.GitDir}
+	merging := func() bool {
+		_, err := target.git(ctx, nil, nil, "rev-parse", "-q", "--verify", "MERGE_HEAD")
+		return err == nil
+	}
+	if merging() {
+		return fmt.Errorf("a merge is already under way in %s: finish or abort it first", dir)
+	}
 	if _, err := target.git(ctx, nil, nil, "merge", "--no-edit", "-m", "Merge "+w.Branch+" (KnightCode worktree)", "--", w.Branch); err != nil {
-		_, _ = target.git(ctx, nil, nil, "merge", "--abort")
+		if merging() { // ours, stopped on conflicts: taken back
+			_, _ = target.git(ctx, nil, nil, "merge", "--abort")
+		}
 		return err
 	}
 	return nil

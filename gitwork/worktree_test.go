@@ -3,6 +3,7 @@ package gitwork
 import (
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -96,4 +97,28 @@ func TestMergeConflictIsTakenBack(t *testing.T) {
 	if got := f.files()["a.txt"]; got != "user\n" {
 		t.Fatalf("the failed merge was not taken back: %q", got)
 	}
+}
+
+// The user's own merge under way in the base's worktree is theirs: a
+// worktree's merge refuses and leaves it as it was.
+func TestMergeLeavesTheUsersMergeAlone(t *testing.T) {
+	f := newRepo(t, map[string]string{"a.txt": "a\n"})
+	ctx := ctxT(t)
+	w, err := f.repo.AddWorktree(ctx, "agent/x", filepath.Join(t.TempDir(), "wt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.sh("git", "checkout", "-q", "-b", "other")
+	f.write(map[string]string{"a.txt": "other\n"})
+	f.sh("git", "commit", "-q", "-am", "other's a")
+	f.sh("git", "checkout", "-q", "main")
+	f.write(map[string]string{"a.txt": "main\n"})
+	f.sh("git", "commit", "-q", "-am", "main's a")
+	cmd := exec.Command("git", "merge", "other")
+	cmd.Dir = f.dir
+	_ = cmd.Run() // stops on the conflict: the user's merge under way
+	if err := f.repo.MergeInto(ctx, w); err == nil || !strings.Contains(err.Error(), "already under way") {
+		t.Fatalf("merge during the user's: %v", err)
+	}
+	f.sh("git", "rev-parse", "-q", "--verify", "MERGE_HEAD") // still there
 }
