@@ -6,10 +6,10 @@ import (
 	"knightcode.ai/desktop/model"
 )
 
-// watchFolder points the tab's git at the folder its agent works in; the
+// pointGitAtFolder points the tab's git at the folder its agent works in; the
 // checkpoint before every prompt is the controller's BeforePrompt, set in
 // connect before it starts.
-func (t *Tab) watchFolder() {
+func (t *Tab) pointGitAtFolder() {
 	if spec, ok := remoteSpec(t.flags); ok {
 		t.git.setFolder(spec.Dir, &spec.Host)
 	} else {

@@ -29,7 +29,7 @@ func (t *Tab) restart() {
 	} else if st := resolveStart(t.flags, t.settings, systemLookup, os.Getwd); st.agent != "" {
 		t.started = st
 		t.controller.SetOptions(t.startOptions())
-		t.watchFolder()
+		t.pointGitAtFolder()
 	}
 	t.controller.Restart()
 }
@@ -46,7 +46,7 @@ func (t *Tab) connect() {
 		}
 		t.controller = model.NewController(t.session, t, t.startOptions())
 	}
-	t.watchFolder()
+	t.pointGitAtFolder()
 	t.controller.BeforePrompt = t.beforePrompt
 	t.controller.OnReady = func() {
 		t.do(func() {

@@ -77,9 +77,8 @@ type Controller struct {
 	// OnReady (may be nil) runs once the agent is connected and loaded.
 	OnReady func()
 	// BeforePrompt (may be nil) runs before every prompt, steer and
-	// follow-up is written to the agent, on the sending goroutine, never
-	// the UI one: the window keeps a checkpoint of the folder there. ctx
-	// ends when the prompt is taken back.
+	// follow-up goes out, on the sending goroutine (the window keeps a
+	// checkpoint there); ctx ends when the prompt is taken back.
 	BeforePrompt func(ctx context.Context)
 	// remote is set when the agent runs on an SSH host.
 	remote *remoteAgent
